@@ -1,0 +1,95 @@
+// Outcome advantages and their normalizations (algorithms.md §3), float64, verl conventions:
+// unbiased (Bessel) standard deviations and ε = 1e-6.
+
+export type Estimator = 'grae' | 'rloo' | 'gae';
+export type Normalization = 'none' | 'group' | 'batch';
+
+export const NORM_EPS = 1e-6;
+
+export interface GroupScratch {
+  sum: Float64Array;
+  sumSq: Float64Array;
+  count: Int32Array;
+}
+
+export function makeGroupScratch(groups: number): GroupScratch {
+  return { sum: new Float64Array(groups), sumSq: new Float64Array(groups), count: new Int32Array(groups) };
+}
+
+/**
+ * Group-relative advantages of n rollouts: `grae` Â_i = R_i − mean of its group, `rloo`
+ * Â_i = R_i − mean of the other members. `group` divides by the group's unbiased std + ε;
+ * `batch` standardizes over all rollouts (each counted once). Writes `out`; allocates nothing.
+ * Every group must have at least 2 members (the caller validates).
+ */
+export function groupAdvantages(
+  rewards: ArrayLike<number>,
+  group: ArrayLike<number>,
+  n: number,
+  estimator: 'grae' | 'rloo',
+  normalization: Normalization,
+  out: Float64Array,
+  s: GroupScratch,
+): void {
+  s.sum.fill(0);
+  s.sumSq.fill(0);
+  s.count.fill(0);
+  for (let i = 0; i < n; i++) {
+    const g = group[i];
+    s.sum[g] += rewards[i];
+    s.count[g] += 1;
+  }
+  for (let i = 0; i < n; i++) {
+    const g = group[i];
+    const c = s.count[g];
+    const mean = s.sum[g] / c;
+    const d = rewards[i] - mean;
+    s.sumSq[g] += d * d; // two-pass variance: exact for equal rewards
+    out[i] = estimator === 'grae' ? d : rewards[i] - (s.sum[g] - rewards[i]) / (c - 1);
+  }
+  if (normalization === 'group') {
+    for (let i = 0; i < n; i++) {
+      const g = group[i];
+      out[i] /= Math.sqrt(s.sumSq[g] / (s.count[g] - 1)) + NORM_EPS;
+    }
+  } else if (normalization === 'batch') {
+    standardize(out, n);
+  }
+}
+
+/** (a − μ) / (σ + ε) over the first n entries, σ unbiased. */
+export function standardize(a: Float64Array, n: number): void {
+  let mu = 0;
+  for (let i = 0; i < n; i++) mu += a[i];
+  mu /= n;
+  let ss = 0;
+  for (let i = 0; i < n; i++) ss += (a[i] - mu) * (a[i] - mu);
+  const sd = n > 1 ? Math.sqrt(ss / (n - 1)) : 0;
+  for (let i = 0; i < n; i++) a[i] = (a[i] - mu) / (sd + NORM_EPS);
+}
+
+/** Convenience form for the CLI and tests: arbitrary group labels, fresh output. */
+export function computeAdvantages(
+  rewards: number[],
+  groups: (string | number)[],
+  estimator: 'grae' | 'rloo',
+  normalization: Normalization,
+): number[] {
+  const ids = new Map<string, number>();
+  const group = new Int32Array(groups.length);
+  groups.forEach((g, i) => {
+    const key = String(g);
+    if (!ids.has(key)) ids.set(key, ids.size);
+    group[i] = ids.get(key)!;
+  });
+  const out = new Float64Array(rewards.length);
+  groupAdvantages(rewards, group, rewards.length, estimator, normalization, out, makeGroupScratch(ids.size));
+  return Array.from(out);
+}
+
+/** Sizes of the groups a label list forms (for validation). */
+export function groupSizes(groups: (string | number)[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const g of groups) m.set(String(g), (m.get(String(g)) ?? 0) + 1);
+  return m;
+}

@@ -1,0 +1,216 @@
+import { z } from 'zod';
+import { ENV_PRESETS } from '../env/presets';
+import type { Env, Noise } from '../env/types';
+import { buildTree, decodeSequence, sequenceCount } from '../env/tree';
+import {
+  ALGORITHM_DEFAULTS,
+  ALGORITHM_PRESETS,
+  FIELDS_USED_BY_RULE,
+  presetRecord,
+  type AlgorithmRecord,
+} from '../algo/records';
+import { ConfigError, issueToError } from './fields';
+import { algorithmEntrySchema, configSchema, customEnvSchema, LIMITS, presetEnvSchema } from './schema';
+import { DEFAULTS } from './defaults';
+
+export type PolicySpec =
+  | { kind: 'tabular'; initScale: number }
+  | { kind: 'mlp'; hidden: number[]; activation: 'tanh' | 'relu'; initScale: number };
+
+/** A validated experiment with every default and preset filled in: what executors run. */
+export interface Experiment {
+  env: Env;
+  envPreset: string | null;
+  policy: PolicySpec;
+  mode: 'exact' | 'sampled';
+  iterations: number;
+  seeds: number;
+  seed: number;
+  groupSize: number;
+  optimizer: { kind: 'sgd' | 'adam'; lr: number };
+  algorithms: AlgorithmRecord[];
+  executor: 'auto' | 'cpu' | 'tensor';
+  backend: 'webgpu' | 'webgl' | 'wasm' | 'cpu' | null;
+  mcSamples: number;
+  /** Fields given that the algorithm's rule does not read, one line each. */
+  warnings: string[];
+}
+
+function parseWith<T extends z.ZodType>(schema: T, value: unknown, prefix: (string | number)[]): z.output<T> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw issueToError(r.error.issues[0]!, prefix);
+  return r.data;
+}
+
+function fail(path: string, detail: string): never {
+  throw new ConfigError(path, detail);
+}
+
+function resolveNoise(noise: unknown, contexts: number, fallback: Noise[]): Noise[] {
+  if (noise === undefined) return fallback;
+  if (Array.isArray(noise)) {
+    if (noise.length !== contexts) fail('env.noise', `must be one noise object, or a list of ${contexts} (one per context), got a list of ${noise.length}`);
+    return noise as Noise[];
+  }
+  return Array.from({ length: contexts }, () => noise as Noise);
+}
+
+function resolveEnv(raw: unknown): { env: Env; preset: string | null } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('env', 'must be an object: {"preset": NAME, …} or a custom table with turns, vocab, tokensPerTurn, rewards');
+  let env: Env;
+  let preset: string | null = null;
+  if ('preset' in raw) {
+    const p = parseWith(presetEnvSchema, raw, ['env']);
+    const def = ENV_PRESETS[p.preset]!;
+    preset = def.name;
+    const sizes = {
+      turns: p.turns ?? def.defaults.turns,
+      vocab: p.vocab ?? def.defaults.vocab,
+      tokensPerTurn: p.tokensPerTurn ?? def.defaults.tokensPerTurn,
+    };
+    for (const k of ['turns', 'vocab', 'tokensPerTurn'] as const) {
+      const r = def.allowed[k];
+      if (sizes[k] < r.min || sizes[k] > r.max)
+        fail(`env.${k}`, `preset "${def.name}" allows ${k} from ${r.min} to ${r.max}, got ${sizes[k]}`);
+    }
+    checkSequenceLimit(def.contexts, sizes);
+    const tree = buildTree(sizes);
+    const tokens = new Int32Array(tree.N);
+    const rewards = Array.from({ length: def.contexts }, (_, x) => {
+      const r = new Float64Array(tree.sequences);
+      for (let s = 0; s < tree.sequences; s++) r[s] = def.reward(sizes, x, decodeSequence(tree, s, tokens));
+      return r;
+    });
+    env = {
+      ...sizes,
+      contexts: def.contexts,
+      contextsPerBatch: p.contextsPerBatch ?? def.contexts,
+      rewards,
+      noise: resolveNoise(p.noise, def.contexts, def.noise),
+      gamma: p.gamma ?? DEFAULTS.gamma,
+    };
+  } else {
+    const c = parseWith(customEnvSchema, raw, ['env']);
+    const contexts = c.contexts ?? c.rewards.length;
+    checkSequenceLimit(contexts, c);
+    const S = sequenceCount(c);
+    if (c.rewards.length !== contexts) fail('env.rewards', `must have one table per context (${contexts}), got ${c.rewards.length}`);
+    c.rewards.forEach((row, x) => {
+      if (row.length !== S)
+        fail(`env.rewards[${x}]`, `must have ${S} numbers (vocab^(turns·tokensPerTurn) = ${c.vocab}^${c.turns * c.tokensPerTurn}), got ${row.length}`);
+    });
+    env = {
+      turns: c.turns,
+      vocab: c.vocab,
+      tokensPerTurn: c.tokensPerTurn,
+      contexts,
+      contextsPerBatch: c.contextsPerBatch ?? contexts,
+      rewards: c.rewards.map((r) => Float64Array.from(r)),
+      noise: resolveNoise(c.noise, contexts, Array.from({ length: contexts }, () => ({ kind: 'none' }) as Noise)),
+      gamma: c.gamma ?? DEFAULTS.gamma,
+    };
+  }
+  if (env.contextsPerBatch > env.contexts) fail('env.contextsPerBatch', `must be from 1 to contexts (${env.contexts}), got ${env.contextsPerBatch}`);
+  env.noise.forEach((n, x) => {
+    if (n.kind !== 'bernoulli') return;
+    const r = env.rewards[x]!;
+    for (let s = 0; s < r.length; s++)
+      if (r[s]! < 0 || r[s]! > 1) fail(`env.rewards[${x}][${s}]`, `bernoulli noise needs mean rewards from 0 to 1 (success probabilities), got ${r[s]}`);
+  });
+  return { env, preset };
+}
+
+function checkSequenceLimit(contexts: number, s: { vocab: number; turns: number; tokensPerTurn: number }): void {
+  const n = contexts * Math.pow(s.vocab, s.turns * s.tokensPerTurn);
+  if (n > LIMITS.maxSequences)
+    fail('env', `contexts·vocab^(turns·tokensPerTurn) = ${contexts}·${s.vocab}^${s.turns * s.tokensPerTurn} = ${n.toExponential(3)} token sequences; the limit is ${LIMITS.maxSequences.toLocaleString('en-US')} (exact J enumerates them all)`);
+}
+
+function resolveAlgorithm(raw: unknown, i: number, warnings: string[]): AlgorithmRecord {
+  const path = `algorithms[${i}]`;
+  const e = parseWith(algorithmEntrySchema, raw, ['algorithms', i]);
+  const base = e.preset ?? (ALGORITHM_PRESETS[e.id] ? e.id : undefined);
+  if (!base && !e.rule) fail(`${path}.rule`, `must be one of "reinforce", "ppu", "sequential" (or give "preset", or an id that names a preset)`);
+  const rec: AlgorithmRecord = base ? presetRecord(base, e.id) : { ...ALGORITHM_DEFAULTS, id: e.id, rule: e.rule! };
+  const given = Object.keys(e).filter((k) => k !== 'id' && k !== 'preset') as (keyof AlgorithmRecord)[];
+  for (const k of given) (rec as unknown as Record<string, unknown>)[k] = e[k as keyof typeof e];
+  const ignored = given.filter((k) => k !== 'rule' && !FIELDS_USED_BY_RULE[rec.rule].includes(k));
+  if (ignored.length) warnings.push(`${path} (${rec.id}): ${ignored.join(', ')} ignored by the ${rec.rule} rule`);
+  if (rec.advantage === 'gae' && rec.rule === 'sequential')
+    fail(`${path}.advantage`, 'gae gives per-token advantages; the sequential rule needs one advantage per rollout (grae or rloo)');
+  if (rec.advantage === 'gae' && rec.rule === 'ppu' && rec.ratio === 'sequence')
+    fail(`${path}.advantage`, 'gae gives per-token advantages; a sequence-level ratio needs one advantage per rollout (grae or rloo)');
+  return rec;
+}
+
+/** Validate a config (any JSON value) and fill in every default; throws ConfigError naming the field. */
+export function resolveConfig(raw: unknown): Experiment {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('', 'the config must be a JSON object');
+  const c = parseWith(configSchema, raw, []);
+  const { env, preset } = resolveEnv(c.env);
+  const warnings: string[] = [];
+  const rawAlgos = c.algorithms ?? (ALGORITHM_IDS_DEFAULT as unknown[]);
+  const algorithms = rawAlgos.map((a, i) => resolveAlgorithm(a, i, warnings));
+  const seen = new Map<string, number>();
+  algorithms.forEach((a, i) => {
+    if (seen.has(a.id)) fail(`algorithms[${i}].id`, `duplicate id "${a.id}" (also algorithms[${seen.get(a.id)}]); give each entry its own id`);
+    seen.set(a.id, i);
+  });
+  const p = c.policy;
+  const policy: PolicySpec =
+    p?.kind === 'mlp'
+      ? { kind: 'mlp', hidden: p.hidden ?? DEFAULTS.mlpHidden, activation: p.activation ?? DEFAULTS.mlpActivation, initScale: p.initScale ?? 1 }
+      : { kind: 'tabular', initScale: p?.initScale ?? 0 };
+  const exp: Experiment = {
+    env,
+    envPreset: preset,
+    policy,
+    mode: c.mode ?? DEFAULTS.mode,
+    iterations: c.iterations ?? DEFAULTS.iterations,
+    seeds: c.seeds ?? DEFAULTS.seeds,
+    seed: c.seed ?? DEFAULTS.seed,
+    groupSize: c.groupSize ?? DEFAULTS.groupSize,
+    optimizer: c.optimizer ?? DEFAULTS.optimizer,
+    algorithms,
+    executor: c.executor ?? DEFAULTS.executor,
+    backend: c.backend ?? null,
+    mcSamples: c.mcSamples ?? DEFAULTS.mcSamples,
+    warnings,
+  };
+  checkBatchShape(exp);
+  checkSize(exp);
+  return exp;
+}
+
+const ALGORITHM_IDS_DEFAULT = Object.keys(ALGORITHM_PRESETS).map((id) => ({ id }));
+
+function checkBatchShape(exp: Experiment): void {
+  if (exp.mode !== 'sampled') return;
+  const n = exp.env.contextsPerBatch * exp.groupSize;
+  exp.algorithms.forEach((a, i) => {
+    if (a.rule !== 'reinforce' && n % a.minibatches !== 0)
+      fail(`algorithms[${i}].minibatches`, `must divide the batch (contextsPerBatch·groupSize = ${n}) into equal chunks, got ${a.minibatches}`);
+  });
+}
+
+/** Rough count of token-updates, to refuse experiments that would run for hours. */
+export function workEstimate(exp: Experiment): number {
+  const tree = buildTree(exp.env);
+  const rollouts = exp.mode === 'exact' ? exp.env.contexts * tree.sequences : exp.env.contextsPerBatch * exp.groupSize;
+  let perIteration = 0;
+  for (const a of exp.algorithms) {
+    const passes = a.rule === 'reinforce' ? 1 : a.rule === 'sequential' ? a.epochs * exp.env.turns : a.epochs;
+    perIteration += rollouts * tree.N * (passes + 2) + exp.env.contexts * tree.nodesPerContext * exp.env.vocab * 3;
+  }
+  return perIteration * exp.seeds * exp.iterations;
+}
+
+function checkSize(exp: Experiment): void {
+  const runs = exp.algorithms.length * exp.seeds;
+  const points = runs * (exp.iterations + 1);
+  if (points > LIMITS.maxStoredPoints)
+    fail('iterations', `algorithms·seeds·(iterations+1) = ${runs}·${exp.iterations + 1} = ${points.toLocaleString('en-US')} stored points per metric; the limit is ${LIMITS.maxStoredPoints.toLocaleString('en-US')}: lower seeds or iterations`);
+  const work = workEstimate(exp);
+  if (work > LIMITS.maxWork)
+    fail('', `this experiment needs about ${work.toExponential(2)} token-updates; the limit is ${LIMITS.maxWork.toExponential(0)} (a few minutes of compute): lower seeds, iterations, groupSize, epochs or the environment size`);
+}

@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { ENV_PRESET_NAMES } from '../env/presets';
+import { ALGORITHM_IDS } from '../algo/records';
+import { bool, finiteNumber, num, oneOf } from './fields';
+
+// The one config schema (cli-contract.md, version 1). Controls, permalinks, the CLI and
+// validation all read it; resolve.ts turns a parsed config into the engine's Experiment.
+
+export const LIMITS = {
+  turns: { min: 1, max: 8, int: true },
+  vocab: { min: 2, max: 64, int: true },
+  tokensPerTurn: { min: 1, max: 8, int: true },
+  contexts: { min: 1, max: 256, int: true },
+  gamma: { min: 0, max: 1 },
+  sigma: { min: 0, max: 100 },
+  iterations: { min: 1, max: 100_000, int: true },
+  seeds: { min: 1, max: 1024, int: true },
+  seed: { min: 0, max: 2 ** 31 - 1, int: true },
+  groupSize: { min: 2, max: 4096, int: true },
+  lr: { min: 0, max: 100, openMin: true },
+  initScale: { min: 0, max: 10 },
+  hiddenLayers: 4,
+  hiddenWidth: { min: 1, max: 1024, int: true },
+  algorithms: 16,
+  clip: { min: 0, max: 10, openMin: true },
+  epochs: { min: 1, max: 64, int: true },
+  minibatches: { min: 1, max: 4096, int: true },
+  mClip: { min: 0, max: 1, openMin: true },
+  gaeLambda: { min: 0, max: 1 },
+  criticLr: { min: 0, max: 100, openMin: true },
+  mcSamples: { min: 16, max: 1_000_000, int: true },
+  /** contexts · V^(T·L): exact J enumerates every token sequence. */
+  maxSequences: 65_536,
+  /** runs · (iterations + 1): values stored per metric. */
+  maxStoredPoints: 4_000_000,
+  /** token-updates an experiment may take (≈ a few minutes on one core). */
+  maxWork: 2e10,
+} as const;
+
+export const noiseSchema = z.union([
+  z.strictObject({ kind: z.literal('none') }),
+  z.strictObject({ kind: z.literal('gaussian'), sigma: num(LIMITS.sigma) }),
+  z.strictObject({ kind: z.literal('bernoulli') }),
+]);
+
+/** Noise is parsed by kind so a bad field gets its own message, not a union summary. */
+export const noiseField = z.unknown().transform((v, ctx) => {
+  const one = (item: unknown, path: (string | number)[]) => {
+    const kind = (item as { kind?: unknown } | null)?.kind;
+    const schema =
+      kind === 'gaussian'
+        ? z.strictObject({ kind: z.literal('gaussian'), sigma: num(LIMITS.sigma) })
+        : kind === 'none'
+          ? z.strictObject({ kind: z.literal('none') })
+          : kind === 'bernoulli'
+            ? z.strictObject({ kind: z.literal('bernoulli') })
+            : z.strictObject({ kind: oneOf(['none', 'gaussian', 'bernoulli'] as const) });
+    const r = schema.safeParse(item);
+    if (!r.success) for (const iss of r.error.issues) ctx.addIssue({ ...iss, path: [...path, ...iss.path] } as never);
+    return r.success ? (r.data as z.infer<typeof noiseSchema>) : undefined;
+  };
+  if (Array.isArray(v)) return v.map((item, i) => one(item, [i]));
+  return one(v, []);
+});
+
+const sizeFields = {
+  turns: num(LIMITS.turns),
+  vocab: num(LIMITS.vocab),
+  tokensPerTurn: num(LIMITS.tokensPerTurn),
+};
+
+export const customEnvSchema = z.strictObject({
+  ...sizeFields,
+  contexts: num(LIMITS.contexts).optional(),
+  contextsPerBatch: num(LIMITS.contexts).optional(),
+  rewards: z.array(z.array(finiteNumber())),
+  noise: noiseField.optional(),
+  gamma: num(LIMITS.gamma).optional(),
+});
+
+export const presetEnvSchema = z.strictObject({
+  preset: oneOf(ENV_PRESET_NAMES),
+  turns: sizeFields.turns.optional(),
+  vocab: sizeFields.vocab.optional(),
+  tokensPerTurn: sizeFields.tokensPerTurn.optional(),
+  contextsPerBatch: num(LIMITS.contexts).optional(),
+  noise: noiseField.optional(),
+  gamma: num(LIMITS.gamma).optional(),
+});
+
+export const policySchema = z.unknown().transform((v, ctx) => {
+  const kind = (v as { kind?: unknown } | null)?.kind;
+  const schema =
+    kind === 'mlp'
+      ? z.strictObject({
+          kind: z.literal('mlp'),
+          hidden: z.array(num(LIMITS.hiddenWidth)).max(LIMITS.hiddenLayers, `at most ${LIMITS.hiddenLayers} hidden layers`).optional(),
+          activation: oneOf(['tanh', 'relu'] as const).optional(),
+          initScale: num(LIMITS.initScale).optional(),
+        })
+      : kind === 'tabular'
+        ? z.strictObject({ kind: z.literal('tabular'), initScale: num(LIMITS.initScale).optional() })
+        : z.strictObject({ kind: oneOf(['tabular', 'mlp'] as const) });
+  const r = schema.safeParse(v);
+  if (!r.success) {
+    for (const iss of r.error.issues) ctx.addIssue(iss as never);
+    return z.NEVER;
+  }
+  return r.data as
+    | { kind: 'tabular'; initScale?: number }
+    | { kind: 'mlp'; hidden?: number[]; activation?: 'tanh' | 'relu'; initScale?: number };
+});
+
+export const algorithmEntrySchema = z.strictObject({
+  id: z.unknown().transform((v, ctx): string => {
+    if (typeof v !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9_.+-]{0,39}$/.test(v)) {
+      ctx.addIssue({ code: 'custom', message: 'must be 1–40 letters, digits or _.+- (starting with a letter or digit)' });
+      return z.NEVER;
+    }
+    return v;
+  }),
+  preset: oneOf(ALGORITHM_IDS).optional(),
+  advantage: oneOf(['grae', 'rloo', 'gae'] as const).optional(),
+  normalization: oneOf(['none', 'group', 'batch'] as const).optional(),
+  rule: oneOf(['reinforce', 'ppu', 'sequential'] as const).optional(),
+  ratio: oneOf(['token', 'sequence'] as const).optional(),
+  order: oneOf(['reverse', 'forward', 'random'] as const).optional(),
+  turnRatio: oneOf(['product', 'geomean'] as const).optional(),
+  mCorrection: bool().optional(),
+  mClip: z.union([z.null(), num(LIMITS.mClip)]).optional(),
+  clip: num(LIMITS.clip).optional(),
+  epochs: num(LIMITS.epochs).optional(),
+  minibatches: num(LIMITS.minibatches).optional(),
+  gaeLambda: num(LIMITS.gaeLambda).optional(),
+  criticLr: z.union([z.null(), num(LIMITS.criticLr)]).optional(),
+});
+
+export const configSchema = z.strictObject({
+  version: z.unknown().transform((v, ctx): 1 => {
+    if (v !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          typeof v === 'number' && v > 1
+            ? `this config is version ${v}, from a newer version of the explorer; this one reads version 1`
+            : `must be 1, got ${JSON.stringify(v) ?? 'nothing'}`,
+      });
+      return z.NEVER;
+    }
+    return 1;
+  }),
+  env: z.unknown(), // parsed by resolve.ts as a preset or a custom table
+  policy: policySchema.optional(),
+  mode: oneOf(['exact', 'sampled'] as const).optional(),
+  iterations: num(LIMITS.iterations).optional(),
+  seeds: num(LIMITS.seeds).optional(),
+  seed: num(LIMITS.seed).optional(),
+  groupSize: num(LIMITS.groupSize).optional(),
+  optimizer: z
+    .strictObject({ kind: oneOf(['sgd', 'adam'] as const), lr: num(LIMITS.lr) })
+    .optional(),
+  algorithms: z.array(z.unknown()).min(1, 'must list at least one algorithm').max(LIMITS.algorithms, `at most ${LIMITS.algorithms} algorithms`).optional(),
+  executor: oneOf(['auto', 'cpu', 'tensor'] as const).optional(),
+  backend: oneOf(['webgpu', 'webgl', 'wasm', 'cpu'] as const).optional(),
+  mcSamples: num(LIMITS.mcSamples).optional(),
+});
+
+export type ConfigInput = z.input<typeof configSchema>;
+export type ParsedConfig = z.output<typeof configSchema>;
+export type AlgorithmEntry = z.output<typeof algorithmEntrySchema>;

@@ -1,0 +1,159 @@
+import type { Env } from './types';
+import type { Tree } from './tree';
+
+/** J* and the optimal policy, by backward induction (= best sequence per context). */
+export interface Optimum {
+  Jstar: number;
+  /** Per context, best achievable mean reward. */
+  best: Float64Array;
+  /** optimal[x·nodes·V + n·V + a] = 1 when token a at node n keeps the optimum reachable. */
+  optimal: Uint8Array;
+  /** Per context, the local node ids along the first (lowest-token) optimal path. */
+  path: Int32Array[];
+}
+
+const TIE = 1e-12;
+
+export function computeOptimum(env: Env, tree: Tree): Optimum {
+  const { V, N, nodesPerContext: nodes, offset } = tree;
+  const optimal = new Uint8Array(env.contexts * nodes * V);
+  const best = new Float64Array(env.contexts);
+  const path: Int32Array[] = [];
+  const value = new Float64Array(nodes);
+  for (let x = 0; x < env.contexts; x++) {
+    const R = env.rewards[x];
+    for (let p = N - 1; p >= 0; p--) {
+      for (let q = 0; q < offset[p + 1] - offset[p]; q++) {
+        const n = offset[p] + q;
+        let m = -Infinity;
+        for (let a = 0; a < V; a++) {
+          const c = p === N - 1 ? R[q * V + a] : value[offset[p + 1] + q * V + a];
+          if (c > m) m = c;
+        }
+        value[n] = m;
+        for (let a = 0; a < V; a++) {
+          const c = p === N - 1 ? R[q * V + a] : value[offset[p + 1] + q * V + a];
+          if (c >= m - TIE * Math.max(1, Math.abs(m))) optimal[(x * nodes + n) * V + a] = 1;
+        }
+      }
+    }
+    best[x] = value[0];
+    const pth = new Int32Array(N);
+    let q = 0;
+    for (let p = 0; p < N; p++) {
+      const n = offset[p] + q;
+      pth[p] = n;
+      let a = 0;
+      while (!optimal[(x * nodes + n) * V + a]) a++;
+      q = q * V + a;
+    }
+    path.push(pth);
+  }
+  let Jstar = 0;
+  for (let x = 0; x < env.contexts; x++) Jstar += best[x] / env.contexts;
+  return { Jstar, best, optimal, path };
+}
+
+/** Softmax of every node's logits: probs and log-normalizers, in place. */
+export function softmaxTable(logits: Float64Array, V: number, probs: Float64Array, logZ: Float64Array): void {
+  const nodes = logZ.length;
+  for (let n = 0; n < nodes; n++) {
+    const o = n * V;
+    let m = -Infinity;
+    for (let a = 0; a < V; a++) if (logits[o + a] > m) m = logits[o + a];
+    let s = 0;
+    for (let a = 0; a < V; a++) s += Math.exp(logits[o + a] - m);
+    const lz = m + Math.log(s);
+    logZ[n] = lz;
+    for (let a = 0; a < V; a++) probs[o + a] = Math.exp(logits[o + a] - lz);
+  }
+}
+
+export interface PolicyValue {
+  J: number;
+  /** Mean per-token entropy along trajectories of the policy (nats). */
+  entropy: number;
+  /** Per turn: probability of the optimal turn response along the optimal path, mean over contexts. */
+  optimalProb: Float64Array;
+}
+
+export interface EvalScratch {
+  reach: Float64Array; // nodesPerContext
+  /** Optional: leaf probabilities P(s | x), contexts · sequences, written when given. */
+  leafProb?: Float64Array;
+}
+
+export function makeEvalScratch(tree: Tree): EvalScratch {
+  return { reach: new Float64Array(tree.nodesPerContext) };
+}
+
+/**
+ * Exact J (algorithms.md §1), entropy and optimal-action probabilities of a policy given as
+ * a table of per-node probabilities (contexts · nodes · V), by one pass down the tree.
+ */
+export function evaluatePolicy(
+  env: Env,
+  tree: Tree,
+  opt: Optimum,
+  probs: Float64Array,
+  scratch: EvalScratch,
+  out: PolicyValue,
+): PolicyValue {
+  const { V, N, L, T, nodesPerContext: nodes, offset, sequences: S } = tree;
+  const reach = scratch.reach;
+  const leaf = scratch.leafProb;
+  let J = 0;
+  let H = 0;
+  out.optimalProb.fill(0);
+  for (let x = 0; x < env.contexts; x++) {
+    const R = env.rewards[x];
+    const base = x * nodes;
+    reach[0] = 1;
+    let jx = 0;
+    let hx = 0;
+    for (let p = 0; p < N; p++) {
+      const last = p === N - 1;
+      for (let n = offset[p]; n < offset[p + 1]; n++) {
+        const r = reach[n];
+        const o = (base + n) * V;
+        let h = 0;
+        for (let a = 0; a < V; a++) {
+          const pa = probs[o + a];
+          if (pa > 0) h -= pa * Math.log(pa);
+        }
+        hx += r * h;
+        const q = n - offset[p];
+        if (last) {
+          for (let a = 0; a < V; a++) {
+            const pr = r * probs[o + a];
+            jx += pr * R[q * V + a];
+            if (leaf) leaf[x * S + q * V + a] = pr;
+          }
+        } else {
+          const c0 = offset[p + 1] + q * V;
+          for (let a = 0; a < V; a++) reach[c0 + a] = r * probs[o + a];
+        }
+      }
+    }
+    J += jx / env.contexts;
+    H += hx / (N * env.contexts);
+    const pth = opt.path[x];
+    for (let t = 0; t < T; t++) {
+      let prod = 1;
+      for (let p = t * L; p < (t + 1) * L; p++) {
+        const o = (base + pth[p]) * V;
+        let mass = 0;
+        for (let a = 0; a < V; a++) if (opt.optimal[o + a]) mass += probs[o + a];
+        prod *= mass;
+      }
+      out.optimalProb[t] += prod / env.contexts;
+    }
+  }
+  out.J = J;
+  out.entropy = H;
+  return out;
+}
+
+export function makePolicyValue(T: number): PolicyValue {
+  return { J: 0, entropy: 0, optimalProb: new Float64Array(T) };
+}

@@ -1,0 +1,110 @@
+// Across-seed summaries (algorithms.md §7): mean with a 95% interval, share of seeds within
+// 0.01 of J*, iterations until J ≥ J_0 + 0.95·(J* − J_0), and monotonic-improvement violations.
+
+/** Two-sided 95% Student-t quantile t_{0.975, df}. */
+export function tQuantile975(df: number): number {
+  if (df <= 0) return NaN;
+  if (df === 1) return 12.706204736174704;
+  if (df === 2) return 4.302652729749464;
+  // Cornish–Fisher expansion around z = 1.959963984540054 (error < 1e-4 for df ≥ 3).
+  const z = 1.959963984540054;
+  const z3 = z ** 3, z5 = z ** 5, z7 = z ** 7, z9 = z ** 9;
+  return (
+    z +
+    (z3 + z) / (4 * df) +
+    (5 * z5 + 16 * z3 + 3 * z) / (96 * df ** 2) +
+    (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df ** 3) +
+    (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / (92160 * df ** 4)
+  );
+}
+
+export interface MeanInterval {
+  mean: number;
+  lo: number;
+  hi: number;
+  n: number;
+}
+
+/** Mean and 95% t-interval of the finite values. */
+export function meanInterval(values: ArrayLike<number>): MeanInterval {
+  let n = 0, s = 0;
+  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i])) { n++; s += values[i]; }
+  if (n === 0) return { mean: NaN, lo: NaN, hi: NaN, n };
+  const mean = s / n;
+  if (n === 1) return { mean, lo: mean, hi: mean, n };
+  let ss = 0;
+  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i])) ss += (values[i] - mean) ** 2;
+  const half = tQuantile975(n - 1) * Math.sqrt(ss / (n - 1) / n);
+  return { mean, lo: mean - half, hi: mean + half, n };
+}
+
+/** A drop J_{k+1} < J_k − 1e-6·(max R̄ − min R̄) is a monotonic-improvement violation. */
+export function violationTolerance(rewardRange: number): number {
+  return 1e-6 * rewardRange;
+}
+
+/** Iterations k+1 at which J dropped. */
+export function violations(J: ArrayLike<number>, tol: number): number[] {
+  const out: number[] = [];
+  for (let k = 0; k + 1 < J.length; k++) if (J[k + 1] < J[k] - tol) out.push(k + 1);
+  return out;
+}
+
+/** First iteration k with J_k ≥ J_0 + 0.95·(J* − J_0), or null. */
+export function iterationsTo95(J: ArrayLike<number>, Jstar: number): number | null {
+  const goal = J[0] + 0.95 * (Jstar - J[0]);
+  for (let k = 0; k < J.length; k++) if (J[k] >= goal - 1e-12) return k;
+  return null;
+}
+
+export interface AlgorithmSummary {
+  finalJ: MeanInterval;
+  /** Share of seeds whose final J is within 0.01 of J*. */
+  atOptimum: number;
+  /** Per seed: iterations to 95% of the way to J* (null = not reached). */
+  itersTo95: (number | null)[];
+  /** Median over seeds of itersTo95 (seeds that never got there count as ∞); null if most did not. */
+  medianItersTo95: number | null;
+  violations: number; // total over seeds
+  seedsWithViolations: number;
+}
+
+export function summarize(runsJ: ArrayLike<number>[], Jstar: number, tol: number): AlgorithmSummary {
+  const finals = runsJ.map((J) => lastFinite(J));
+  const its = runsJ.map((J) => iterationsTo95(J, Jstar));
+  const sorted = its.map((v) => (v === null ? Infinity : v)).sort((a, b) => a - b);
+  const med = sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : Infinity;
+  let total = 0, seeds = 0;
+  for (const J of runsJ) {
+    const v = violations(J, tol).length;
+    total += v;
+    if (v) seeds++;
+  }
+  return {
+    finalJ: meanInterval(finals),
+    atOptimum: finals.filter((f) => Number.isFinite(f) && f >= Jstar - 0.01).length / Math.max(1, finals.length),
+    itersTo95: its,
+    medianItersTo95: Number.isFinite(med) ? med : null,
+    violations: total,
+    seedsWithViolations: seeds,
+  };
+}
+
+export function lastFinite(J: ArrayLike<number>): number {
+  for (let k = J.length - 1; k >= 0; k--) if (Number.isFinite(J[k])) return J[k];
+  return NaN;
+}
+
+/** Per-iteration mean and 95% band over seeds. */
+export function bandOverSeeds(runsJ: ArrayLike<number>[], length: number): { mean: Float64Array; lo: Float64Array; hi: Float64Array } {
+  const mean = new Float64Array(length), lo = new Float64Array(length), hi = new Float64Array(length);
+  const col = new Float64Array(runsJ.length);
+  for (let k = 0; k < length; k++) {
+    for (let r = 0; r < runsJ.length; r++) col[r] = runsJ[r][k];
+    const m = meanInterval(col);
+    mean[k] = m.mean;
+    lo[k] = m.lo;
+    hi[k] = m.hi;
+  }
+  return { mean, lo, hi };
+}

@@ -1,0 +1,83 @@
+import type { Experiment } from '../config/resolve';
+import { PER_ITERATION_METRICS, type RunSeries } from './series';
+import { summarize, violations, violationTolerance, type AlgorithmSummary } from '../metrics/summary';
+
+export const APP_VERSION = '0.1.0';
+
+export interface RunResult {
+  seed: number;
+  J: (number | null)[];
+  entropy: (number | null)[];
+  optimalTokenProb: (number | null)[][];
+  kl: (number | null)[];
+  clipFraction: (number | null)[];
+  zeroVarianceGroups: (number | null)[];
+  gradNorm: (number | null)[];
+  wallMs: (number | null)[];
+  violations: number[];
+  diverged: number | null;
+}
+
+export interface ExperimentResult {
+  version: 1;
+  Jstar: number;
+  appVersion: string;
+  executor: 'cpu' | 'tensor';
+  backend: string | null;
+  executorReason: string;
+  threads: number;
+  jIsEstimate: boolean;
+  mode: 'exact' | 'sampled';
+  iterations: number;
+  warnings: string[];
+  algorithms: { id: string; runs: RunResult[]; summary: Omit<AlgorithmSummary, 'finalJ'> & { finalJ: { mean: number | null; lo: number | null; hi: number | null } } }[];
+  wallSeconds: number;
+}
+
+const list = (a: ArrayLike<number>) => Array.from(a, (v) => (Number.isFinite(v) ? v : null));
+const num = (v: number) => (Number.isFinite(v) ? v : null);
+
+export function rewardRange(exp: Experiment): number {
+  let lo = Infinity, hi = -Infinity;
+  for (const r of exp.env.rewards) for (const v of r) { if (v < lo) lo = v; if (v > hi) hi = v; }
+  return hi - lo;
+}
+
+export function buildResult(
+  exp: Experiment,
+  Jstar: number,
+  series: RunSeries[],
+  meta: { executor: 'cpu' | 'tensor'; backend: string | null; executorReason: string; threads: number; wallSeconds: number },
+): ExperimentResult {
+  const tol = violationTolerance(rewardRange(exp));
+  const algorithms = exp.algorithms.map((a, ai) => {
+    const runs = series.filter((s) => s.algoIndex === ai).sort((x, y) => x.seedIndex - y.seedIndex);
+    const sum = summarize(runs.map((s) => s.J), Jstar, tol);
+    return {
+      id: a.id,
+      runs: runs.map((s): RunResult => {
+        const r: Record<string, unknown> = { seed: s.seedIndex, J: list(s.J), entropy: list(s.entropy), optimalTokenProb: s.optimalTokenProb.map(list) };
+        for (const m of PER_ITERATION_METRICS) r[m] = list(s[m]);
+        r.violations = violations(s.J, tol);
+        r.diverged = s.diverged;
+        return r as unknown as RunResult;
+      }),
+      summary: { ...sum, finalJ: { mean: num(sum.finalJ.mean), lo: num(sum.finalJ.lo), hi: num(sum.finalJ.hi) } },
+    };
+  });
+  return {
+    version: 1,
+    Jstar,
+    appVersion: APP_VERSION,
+    executor: meta.executor,
+    backend: meta.backend,
+    executorReason: meta.executorReason,
+    threads: meta.threads,
+    jIsEstimate: false,
+    mode: exp.mode,
+    iterations: exp.iterations,
+    warnings: exp.warnings,
+    algorithms,
+    wallSeconds: meta.wallSeconds,
+  };
+}

@@ -1,0 +1,103 @@
+import type { Problem } from './problem';
+
+/**
+ * One iteration's rollouts, laid out flat: rollout i's token k lives at i·N + k. In exact
+ * mode the rollouts are every token sequence of every context, weighted by p(x)·P_old(τ|x)
+ * (algorithms.md §5); in sampled mode each of the B·G rollouts weighs 1/(B·G).
+ * Allocated once per shard and refilled every iteration.
+ */
+export interface Batch {
+  n: number;
+  N: number;
+  ctx: Int32Array;
+  group: Int32Array;
+  tok: Int32Array;
+  node: Int32Array;
+  reward: Float64Array; // sampled: R with noise; exact: R̄
+  weight: Float64Array; // the rollout's weight in a full-batch mean
+  adv: Float64Array; // Â_i after normalization (per rollout)
+  advTok: Float64Array; // the advantage fed to each token (turn discount, or GAE)
+  target: Float64Array; // GAE: the critic's λ-return per token
+  logpOld: Float64Array;
+  M: Float64Array; // sequential: the running product of updated turns' ratios
+  /** Visited nodes, grouped by turn: nodes[turnStart[t] .. turnStart[t+1]). */
+  nodes: Int32Array;
+  turnStart: Int32Array;
+  nNodes: number;
+  groups: number;
+}
+
+export function makeBatch(pb: Problem): Batch {
+  const n = pb.rollouts;
+  const N = pb.tree.N;
+  const b: Batch = {
+    n,
+    N,
+    ctx: new Int32Array(n),
+    group: new Int32Array(n),
+    tok: new Int32Array(n * N),
+    node: new Int32Array(n * N),
+    reward: new Float64Array(n),
+    weight: new Float64Array(n),
+    adv: new Float64Array(n),
+    advTok: new Float64Array(n * N),
+    target: new Float64Array(n * N),
+    logpOld: new Float64Array(n * N),
+    M: new Float64Array(n),
+    nodes: new Int32Array(pb.exact ? pb.nodes : Math.min(pb.nodes, n * N)),
+    turnStart: new Int32Array(pb.tree.T + 1),
+    nNodes: 0,
+    groups: pb.exact ? pb.env.contexts : pb.env.contextsPerBatch,
+  };
+  if (pb.enumeration) {
+    b.ctx.set(pb.enumeration.ctx);
+    b.group.set(pb.enumeration.ctx);
+    b.tok.set(pb.enumeration.tok);
+    b.node.set(pb.enumeration.node);
+    b.reward.set(pb.enumeration.reward);
+    collectNodes(pb, b, new Int32Array(pb.nodes), 1);
+  }
+  return b;
+}
+
+/**
+ * Gather the distinct nodes the batch visits, grouped by turn (a counting sort), using
+ * `stamp` (one entry per node) to deduplicate without allocating.
+ */
+export function collectNodes(pb: Problem, b: Batch, stamp: Int32Array, mark: number): void {
+  const T = pb.tree.T;
+  const counts = b.turnStart;
+  counts.fill(0);
+  const seen = b.nodes; // first pass: distinct nodes in visit order
+  let m = 0;
+  for (let j = 0; j < b.n * b.N; j++) {
+    const g = b.node[j];
+    if (stamp[g] !== mark) {
+      stamp[g] = mark;
+      seen[m++] = g;
+      counts[pb.turnOfNode[g] + 1]++;
+    }
+  }
+  for (let t = 0; t < T; t++) counts[t + 1] += counts[t];
+  // stable placement by turn, done in place through a rotation-free second buffer pass
+  const tmp = scratchNodes(pb, m);
+  tmp.set(seen.subarray(0, m));
+  const fill = scratchFill(T);
+  for (let t = 0; t < T; t++) fill[t] = counts[t];
+  for (let j = 0; j < m; j++) {
+    const g = tmp[j];
+    seen[fill[pb.turnOfNode[g]]++] = g;
+  }
+  b.nNodes = m;
+}
+
+let tmpNodes = new Int32Array(0);
+let tmpFill = new Int32Array(0);
+function scratchNodes(pb: Problem, m: number): Int32Array {
+  if (tmpNodes.length < Math.max(m, 1)) tmpNodes = new Int32Array(Math.max(m, pb.nodes));
+  return tmpNodes;
+}
+function scratchFill(T: number): Int32Array {
+  if (tmpFill.length < T) tmpFill = new Int32Array(T);
+  return tmpFill;
+}

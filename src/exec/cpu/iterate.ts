@@ -1,0 +1,64 @@
+import { evaluatePolicy, softmaxTable } from '../../core/env/exact';
+import type { Problem } from './problem';
+import { computeAdvantages, sampleRollouts, weighEnumeration } from './rollouts';
+import { policyGradient, ppuUpdate, reinforceUpdate, sequentialUpdate, type UpdateStats } from './rules';
+import type { Scratch } from './scratch';
+import type { RunState } from './state';
+import { clearGradient, nodeKl, refreshLogZ } from './tabular';
+
+export interface StepMetrics {
+  kl: number;
+  clipFraction: number;
+  zeroVarianceGroups: number;
+  gradNorm: number;
+}
+
+/** One iteration of algorithms.md §3 for one tabular run: rollouts, advantages, update. */
+export function iterate(pb: Problem, run: RunState, sc: Scratch, out: StepMetrics): void {
+  if (pb.exact) weighEnumeration(pb, run, sc);
+  else sampleRollouts(pb, run, sc);
+  const b = sc.batch;
+  out.zeroVarianceGroups = computeAdvantages(pb, run, sc);
+  out.gradNorm = policyGradient(pb, run, sc);
+  const stats: UpdateStats = { clipNum: 0, clipDen: 0 };
+  switch (run.algo.rule) {
+    case 'reinforce':
+      reinforceUpdate(pb, run, sc);
+      clearGradient(sc.grad, pb.tree.V, b.nodes, 0, b.nNodes);
+      break;
+    case 'ppu':
+      clearGradient(sc.grad, pb.tree.V, b.nodes, 0, b.nNodes);
+      ppuUpdate(pb, run, sc, stats);
+      break;
+    case 'sequential':
+      clearGradient(sc.grad, pb.tree.V, b.nodes, 0, b.nNodes);
+      sequentialUpdate(pb, run, sc, stats);
+      break;
+  }
+  out.clipFraction = stats.clipDen > 0 ? stats.clipNum / stats.clipDen : 0;
+  out.kl = visitKl(pb, run, sc);
+}
+
+/** KL(π_old ‖ π_new) averaged over the batch's node visits (exact mode: weighted by P_old). */
+function visitKl(pb: Problem, run: RunState, sc: Scratch): number {
+  const b = sc.batch;
+  const { V, N } = pb.tree;
+  refreshLogZ(run.theta, V, b.nodes, 0, b.nNodes, sc.logZ);
+  for (let j = 0; j < b.nNodes; j++) {
+    const n = b.nodes[j];
+    sc.klNode[n] = nodeKl(sc.thetaOld, sc.logZOld[n], run.theta, sc.logZ[n], n * V, V);
+  }
+  let kl = 0;
+  for (let i = 0; i < b.n; i++) {
+    const w = b.weight[i] / N;
+    if (w === 0) continue;
+    for (let k = 0; k < N; k++) kl += w * sc.klNode[b.node[i * N + k]];
+  }
+  return kl;
+}
+
+/** Exact J, entropy and optimal-action probabilities of the run's current policy. */
+export function evaluateRun(pb: Problem, run: RunState, sc: Scratch) {
+  softmaxTable(run.theta, pb.tree.V, sc.probs, sc.evalLogZ);
+  return evaluatePolicy(pb.env, pb.tree, pb.opt, sc.probs, sc.evalScratch, sc.value);
+}

@@ -1,0 +1,64 @@
+import type { Problem } from './problem';
+
+// SGD and Adam on the tabular logits, as gradient ascent on the surrogate (algorithms.md §3).
+// Adam keeps one state per run across iterations and turns. A sequential update steps only
+// the parameters of the turn being updated (each turn is its own agent, so momentum never
+// moves a turn that is not being updated); bias correction counts each turn's own steps.
+
+export const ADAM = { beta1: 0.9, beta2: 0.999, eps: 1e-8 } as const;
+
+export interface OptimizerState {
+  m: Float64Array;
+  v: Float64Array;
+  steps: Int32Array; // per turn
+}
+
+export function makeOptimizerState(pb: Problem, adam: boolean): OptimizerState {
+  const size = adam ? pb.params : 0;
+  return { m: new Float64Array(size), v: new Float64Array(size), steps: new Int32Array(pb.tree.T) };
+}
+
+/**
+ * θ ← θ + lr·g. `turn` = −1 steps every turn, else only that turn's parameters. SGD touches
+ * only the listed nodes (the gradient is zero elsewhere); Adam touches every parameter in scope.
+ */
+export function optimizerStep(
+  pb: Problem,
+  kind: 'sgd' | 'adam',
+  lr: number,
+  theta: Float64Array,
+  grad: Float64Array,
+  st: OptimizerState,
+  turn: number,
+  list: Int32Array,
+  from: number,
+  to: number,
+): void {
+  const V = pb.tree.V;
+  if (kind === 'sgd') {
+    for (let j = from; j < to; j++) {
+      const o = list[j] * V;
+      for (let a = 0; a < V; a++) theta[o + a] += lr * grad[o + a];
+    }
+    return;
+  }
+  const { tree } = pb;
+  for (let t = 0; t < tree.T; t++) if (turn < 0 || t === turn) st.steps[t]++;
+  for (let x = 0; x < pb.env.contexts; x++) {
+    const base = x * tree.nodesPerContext;
+    for (let t = 0; t < tree.T; t++) {
+      if (turn >= 0 && t !== turn) continue;
+      const k = st.steps[t];
+      const c1 = 1 - Math.pow(ADAM.beta1, k);
+      const c2 = 1 - Math.pow(ADAM.beta2, k);
+      const lo = (base + tree.offset[t * tree.L]) * V;
+      const hi = (base + tree.offset[(t + 1) * tree.L]) * V;
+      for (let i = lo; i < hi; i++) {
+        const g = grad[i];
+        const m = (st.m[i] = ADAM.beta1 * st.m[i] + (1 - ADAM.beta1) * g);
+        const v = (st.v[i] = ADAM.beta2 * st.v[i] + (1 - ADAM.beta2) * g * g);
+        theta[i] += (lr * (m / c1)) / (Math.sqrt(v / c2) + ADAM.eps);
+      }
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import type { Experiment } from '../../core/config/resolve';
+import { computeOptimum, type Optimum } from '../../core/env/exact';
+import { buildTree, decodeSequence, type Tree } from '../../core/env/tree';
+import type { Env } from '../../core/env/types';
+
+/**
+ * What every run of an experiment shares and never writes: the environment, its tree, the
+ * optimum, and (exact mode) the enumeration of every token sequence as a fixed batch.
+ */
+export interface Problem {
+  exp: Experiment;
+  env: Env;
+  tree: Tree;
+  opt: Optimum;
+  nodes: number; // decision nodes over all contexts
+  params: number; // tabular logits: nodes · V
+  /** Turn (0-based) of each global node. */
+  turnOfNode: Int32Array;
+  /** Rollouts per iteration and their capacity. */
+  rollouts: number;
+  exact: boolean;
+  /** Exact mode: the fixed enumeration (context, tokens, nodes, mean reward) of every sequence. */
+  enumeration: { ctx: Int32Array; tok: Int32Array; node: Int32Array; reward: Float64Array } | null;
+}
+
+export function buildProblem(exp: Experiment): Problem {
+  const env = exp.env;
+  const tree = buildTree(env);
+  const nodes = env.contexts * tree.nodesPerContext;
+  const turnOfNode = new Int32Array(nodes);
+  for (let g = 0; g < nodes; g++) turnOfNode[g] = Math.floor(tree.positionOf[g % tree.nodesPerContext] / tree.L);
+  const exact = exp.mode === 'exact';
+  const rollouts = exact ? env.contexts * tree.sequences : env.contextsPerBatch * exp.groupSize;
+  let enumeration: Problem['enumeration'] = null;
+  if (exact) {
+    const N = tree.N;
+    const ctx = new Int32Array(rollouts);
+    const tok = new Int32Array(rollouts * N);
+    const node = new Int32Array(rollouts * N);
+    const reward = new Float64Array(rollouts);
+    const seq = new Int32Array(N);
+    for (let x = 0; x < env.contexts; x++) {
+      for (let s = 0; s < tree.sequences; s++) {
+        const i = x * tree.sequences + s;
+        ctx[i] = x;
+        reward[i] = env.rewards[x][s];
+        decodeSequence(tree, s, seq);
+        let q = 0;
+        for (let k = 0; k < N; k++) {
+          node[i * N + k] = x * tree.nodesPerContext + tree.offset[k] + q;
+          tok[i * N + k] = seq[k];
+          q = q * tree.V + seq[k];
+        }
+      }
+    }
+    enumeration = { ctx, tok, node, reward };
+  }
+  return { exp, env, tree, opt: computeOptimum(env, tree), nodes, params: nodes * tree.V, turnOfNode, rollouts, exact, enumeration };
+}
+
+/** Index of sequence s's leaf given its last node's local id and last token. */
+export function leafIndex(tree: Tree, lastLocalNode: number, token: number): number {
+  return (lastLocalNode - tree.offset[tree.N - 1]) * tree.V + token;
+}

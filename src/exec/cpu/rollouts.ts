@@ -1,0 +1,225 @@
+import { groupAdvantages, NORM_EPS, standardize } from '../../core/algo/advantages';
+import { evaluatePolicy, softmaxTable } from '../../core/env/exact';
+import { noiseVariance } from '../../core/env/types';
+import { stepDiscount } from '../../core/env/tree';
+import { collectNodes } from './batch';
+import type { Problem } from './problem';
+import type { Scratch } from './scratch';
+import type { RunState } from './state';
+import { logNormalizer } from './tabular';
+
+/** Sample B·G rollouts from π_old token by token (algorithms.md §3.1), recording log π_old. */
+export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch): void {
+  const { tree, env } = pb;
+  const { V, N, offset, nodesPerContext } = tree;
+  const b = sc.batch;
+  const G = pb.exp.groupSize;
+  const B = env.contextsPerBatch;
+  const rng = run.sampleRng;
+  const theta = run.theta;
+  const ctxs = sc.batchContexts;
+  for (let x = 0; x < env.contexts; x++) ctxs[x] = x;
+  if (B < env.contexts) for (let j = 0; j < B; j++) {
+    const r = j + rng.int(env.contexts - j);
+    const t = ctxs[j];
+    ctxs[j] = ctxs[r];
+    ctxs[r] = t;
+  }
+  const mark = ++sc.mark;
+  for (let g0 = 0; g0 < B; g0++) {
+    const x = ctxs[g0];
+    const noise = env.noise[x];
+    const R = env.rewards[x];
+    for (let j = 0; j < G; j++) {
+      const i = g0 * G + j;
+      b.ctx[i] = x;
+      b.group[i] = g0;
+      b.weight[i] = 1 / b.n;
+      let q = 0;
+      for (let k = 0; k < N; k++) {
+        const n = x * nodesPerContext + offset[k] + q;
+        const o = n * V;
+        if (sc.stamp[n] !== mark) {
+          sc.stamp[n] = mark;
+          sc.logZOld[n] = logNormalizer(theta, V, n);
+          for (let a = 0; a < V; a++) sc.thetaOld[o + a] = theta[o + a];
+        }
+        const lz = sc.logZOld[n];
+        const u = rng.uniform();
+        let a = 0;
+        let cum = Math.exp(theta[o] - lz);
+        while (u >= cum && a < V - 1) cum += Math.exp(theta[o + ++a] - lz);
+        b.tok[i * N + k] = a;
+        b.node[i * N + k] = n;
+        b.logpOld[i * N + k] = theta[o + a] - lz;
+        q = q * V + a;
+      }
+      const mean = R[q];
+      b.reward[i] =
+        noise.kind === 'gaussian' ? mean + noise.sigma * rng.normal() : noise.kind === 'bernoulli' ? (rng.uniform() < mean ? 1 : 0) : mean;
+    }
+  }
+  collectNodes(pb, b, sc.stamp, ++sc.mark);
+}
+
+/** Exact mode: weights p(x)·P_old(τ|x) and log π_old for the fixed enumeration (§5). */
+export function weighEnumeration(pb: Problem, run: RunState, sc: Scratch): void {
+  const b = sc.batch;
+  const V = pb.tree.V;
+  softmaxTable(run.theta, V, sc.probs, sc.logZOld);
+  sc.thetaOld.set(run.theta);
+  evaluatePolicy(pb.env, pb.tree, pb.opt, sc.probs, sc.evalScratch, sc.value);
+  const leaf = sc.evalScratch.leafProb!;
+  for (let i = 0; i < b.n; i++) b.weight[i] = leaf[i] / pb.env.contexts;
+  for (let j = 0; j < b.n * b.N; j++) b.logpOld[j] = run.theta[b.node[j] * V + b.tok[j]] - sc.logZOld[b.node[j]];
+}
+
+/** Exact per-context mean V_old(x) and variance of R (noise included) under the batch weights. */
+function exactContextMoments(pb: Problem, sc: Scratch): void {
+  const b = sc.batch;
+  const C = pb.env.contexts;
+  sc.ctxMean.fill(0);
+  sc.ctxVar.fill(0);
+  for (let i = 0; i < b.n; i++) sc.ctxMean[b.ctx[i]] += b.weight[i] * C * b.reward[i];
+  for (let i = 0; i < b.n; i++) {
+    const x = b.ctx[i];
+    const d = b.reward[i] - sc.ctxMean[x];
+    sc.ctxVar[x] += b.weight[i] * C * (d * d + noiseVariance(pb.env.noise[x], b.reward[i]));
+  }
+}
+
+/**
+ * Advantages Â_i and the advantage fed to each token (§3.2–3.3): grae/rloo with the turn
+ * discount γ^(T−t), or GAE per token. Returns the fraction of groups with zero reward variance.
+ */
+export function computeAdvantages(pb: Problem, run: RunState, sc: Scratch): number {
+  const b = sc.batch;
+  const { N, T, L } = pb.tree;
+  const a = run.algo;
+  let zeroVar = 0;
+  if (pb.exact) {
+    exactContextMoments(pb, sc);
+    for (let x = 0; x < pb.env.contexts; x++) if (sc.ctxVar[x] <= 1e-12) zeroVar++;
+    zeroVar /= pb.env.contexts;
+  } else {
+    groupAdvantages(b.reward, b.group, b.n, a.advantage === 'rloo' ? 'rloo' : 'grae', a.advantage === 'gae' ? 'none' : a.normalization, b.adv, sc.groups);
+    for (let g = 0; g < b.groups; g++) if (sc.groups.sumSq[g] === 0) zeroVar++;
+    zeroVar /= b.groups;
+  }
+  if (a.advantage === 'gae') {
+    gaeAdvantages(pb, run, sc);
+    return zeroVar;
+  }
+  if (pb.exact) {
+    // rloo = grae in exact mode; group std → exact std given x; batch σ² = E_x Var(R|x).
+    let sigma = 0;
+    if (a.normalization === 'batch') for (let x = 0; x < pb.env.contexts; x++) sigma += sc.ctxVar[x] / pb.env.contexts;
+    sigma = Math.sqrt(sigma);
+    for (let i = 0; i < b.n; i++) {
+      const x = b.ctx[i];
+      const d = b.reward[i] - sc.ctxMean[x];
+      b.adv[i] = a.normalization === 'group' ? d / (Math.sqrt(sc.ctxVar[x]) + NORM_EPS) : a.normalization === 'batch' ? d / (sigma + NORM_EPS) : d;
+    }
+  }
+  const gamma = pb.env.gamma;
+  for (let i = 0; i < b.n; i++)
+    for (let k = 0; k < N; k++) b.advTok[i * N + k] = Math.pow(gamma, T - 1 - Math.floor(k / L)) * b.adv[i];
+  return zeroVar;
+}
+
+/** GAE with γ_step (γ between turns, 1 within) and λ; exact mode uses Q_old − V_old. */
+function gaeAdvantages(pb: Problem, run: RunState, sc: Scratch): void {
+  const b = sc.batch;
+  const { N, V, nodesPerContext, offset } = pb.tree;
+  const gamma = pb.env.gamma;
+  const lambda = run.algo.gaeLambda;
+  if (pb.exact) {
+    // V_old(node) by a backward pass over the tree, with the turn discounts.
+    const Vn = sc.nodeValue;
+    for (let x = 0; x < pb.env.contexts; x++) {
+      const base = x * nodesPerContext;
+      const R = pb.env.rewards[x];
+      for (let p = N - 1; p >= 0; p--) {
+        const disc = stepDiscount(pb.tree, gamma, p);
+        for (let n = offset[p]; n < offset[p + 1]; n++) {
+          const o = (base + n) * V;
+          const q = n - offset[p];
+          let v = 0;
+          for (let a = 0; a < V; a++) {
+            const pa = Math.exp(sc.thetaOld[o + a] - sc.logZOld[base + n]);
+            v += pa * (p === N - 1 ? R[q * V + a] : disc * Vn[base + offset[p + 1] + q * V + a]);
+          }
+          Vn[base + n] = v;
+        }
+      }
+    }
+    for (let i = 0; i < b.n; i++) {
+      for (let k = 0; k < N; k++) {
+        const j = i * N + k;
+        const q = k === N - 1 ? b.reward[i] : stepDiscount(pb.tree, gamma, k) * Vn[b.node[j + 1]];
+        b.advTok[j] = q - Vn[b.node[j]];
+      }
+    }
+  } else {
+    const Vc = run.critic!;
+    for (let i = 0; i < b.n; i++) {
+      let next = 0;
+      let acc = 0;
+      for (let k = N - 1; k >= 0; k--) {
+        const j = i * N + k;
+        const disc = stepDiscount(pb.tree, gamma, k);
+        const v = Vc[b.node[j]];
+        const delta = (k === N - 1 ? b.reward[i] : 0) + disc * next - v;
+        acc = delta + disc * lambda * (k === N - 1 ? 0 : acc);
+        b.advTok[j] = acc;
+        b.target[j] = acc + v;
+        next = v;
+      }
+    }
+  }
+  normalizeTokenAdvantages(pb, run, sc);
+}
+
+/** GAE advantages are per token: `group` divides by the group's reward std, `batch` standardizes over tokens. */
+function normalizeTokenAdvantages(pb: Problem, run: RunState, sc: Scratch): void {
+  const b = sc.batch;
+  const N = b.N;
+  const norm = run.algo.normalization;
+  if (norm === 'none') return;
+  if (norm === 'group') {
+    for (let i = 0; i < b.n; i++) {
+      const sd = pb.exact
+        ? Math.sqrt(sc.ctxVar[b.ctx[i]])
+        : Math.sqrt(sc.groups.sumSq[b.group[i]] / (sc.groups.count[b.group[i]] - 1));
+      for (let k = 0; k < N; k++) b.advTok[i * N + k] /= sd + NORM_EPS;
+    }
+    return;
+  }
+  if (!pb.exact) {
+    standardize(b.advTok, b.n * N);
+    return;
+  }
+  let mu = 0;
+  for (let i = 0; i < b.n; i++) for (let k = 0; k < N; k++) mu += (b.weight[i] / N) * b.advTok[i * N + k];
+  let v = 0;
+  for (let i = 0; i < b.n; i++) {
+    const nv = noiseVariance(pb.env.noise[b.ctx[i]], b.reward[i]); // enters the last token's advantage
+    for (let k = 0; k < N; k++) {
+      const d = b.advTok[i * N + k] - mu;
+      v += (b.weight[i] / N) * (d * d + (k === N - 1 ? nv : 0));
+    }
+  }
+  const sd = Math.sqrt(v);
+  for (let j = 0; j < b.n * N; j++) b.advTok[j] = (b.advTok[j] - mu) / (sd + NORM_EPS);
+}
+
+/** One SGD step of the critic on ½·mean over rollouts of Σ_tokens (V − λ-return)². */
+export function criticStep(pb: Problem, run: RunState, sc: Scratch, lr: number): void {
+  const Vc = run.critic;
+  if (!Vc) return;
+  const b = sc.batch;
+  const g = sc.criticGrad;
+  for (let j = 0; j < b.n * b.N; j++) g[b.node[j]] = 0;
+  for (let j = 0; j < b.n * b.N; j++) g[b.node[j]] += (Vc[b.node[j]] - b.target[j]) / b.n;
+  for (let j = 0; j < b.nNodes; j++) Vc[b.nodes[j]] -= lr * g[b.nodes[j]];
+}

@@ -1,0 +1,178 @@
+import { turnOrder } from '../../core/algo/orders';
+import { optimizerStep } from './optimizer';
+import type { Problem } from './problem';
+import { criticStep } from './rollouts';
+import type { Scratch } from './scratch';
+import type { RunState } from './state';
+import { finishGradient, refreshLogZ } from './tabular';
+
+// The update rules of algorithms.md §4 on a tabular policy. Every surrogate is scaled so that
+// its gradient at θ = θ_old is the policy gradient (1/(B·G)) Σ_i Σ_tok Â_i,tok ∇log π(tok).
+
+export interface UpdateStats {
+  clipNum: number; // weight of terms with |ρ − 1| > ε
+  clipDen: number;
+}
+
+/** A term is the set of tokens [k0, k1) of each rollout that share one ratio. */
+interface Term {
+  k0: number;
+  k1: number;
+  /** 'token': every token is its own term; 'product' / 'geomean': one ratio over [k0, k1). */
+  ratio: 'token' | 'product' | 'geomean';
+  /** The term's advantage: source[i·stride + offset] ('token' terms read advTok). */
+  advantage: Float64Array;
+  stride: number;
+  offset: number;
+  /** SeeUPO's M factor per rollout, or null for 1. */
+  M: Float64Array | null;
+  /** Turn whose parameters move (−1: all turns). */
+  turn: number;
+}
+
+function nodeRange(sc: Scratch, turn: number): [number, number] {
+  const b = sc.batch;
+  return turn < 0 ? [0, b.nNodes] : [b.turnStart[turn], b.turnStart[turn + 1]];
+}
+
+/**
+ * One optimizer step on Σ_i w_i · min(ρ·M·Â, clip(ρ)·M·Â) over rollouts perm[c0..c1).
+ * Its gradient is w·M·Â·ρ·Σ_{tok ∈ term} ∇log π(tok) where the unclipped branch is the
+ * minimum, else 0 (for `geomean` the factor n of the objective cancels the 1/n of ∇ρ).
+ */
+function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: number, c1: number, chunkScale: number, stats: UpdateStats): void {
+  const b = sc.batch;
+  const { V, N } = pb.tree;
+  const theta = run.theta;
+  const eps = run.algo.clip;
+  const [n0, n1] = nodeRange(sc, term.turn);
+  refreshLogZ(theta, V, b.nodes, n0, n1, sc.logZ);
+  for (let c = c0; c < c1; c++) {
+    const i = sc.perm[c];
+    const w = b.weight[i] * chunkScale;
+    if (w === 0) continue;
+    const M = term.M ? term.M[i] : 1;
+    if (term.ratio === 'token') {
+      for (let k = term.k0; k < term.k1; k++) {
+        const j = i * N + k;
+        const n = b.node[j];
+        const ratio = Math.exp(theta[n * V + b.tok[j]] - sc.logZ[n] - b.logpOld[j]);
+        const A = b.advTok[j] * M;
+        const clipped = Math.min(Math.max(ratio, 1 - eps), 1 + eps);
+        stats.clipDen += w;
+        if (Math.abs(ratio - 1) > eps) stats.clipNum += w;
+        if (ratio * A <= clipped * A) {
+          sc.grad[n * V + b.tok[j]] += w * A * ratio;
+          sc.gsum[n] += w * A * ratio;
+        }
+      }
+      continue;
+    }
+    let logRatio = 0;
+    for (let k = term.k0; k < term.k1; k++) {
+      const j = i * N + k;
+      logRatio += theta[b.node[j] * V + b.tok[j]] - sc.logZ[b.node[j]] - b.logpOld[j];
+    }
+    const ratio = Math.exp(term.ratio === 'geomean' ? logRatio / (term.k1 - term.k0) : logRatio);
+    const A = term.advantage[i * term.stride + term.offset] * M;
+    const clipped = Math.min(Math.max(ratio, 1 - eps), 1 + eps);
+    stats.clipDen += w;
+    if (Math.abs(ratio - 1) > eps) stats.clipNum += w;
+    if (ratio * A <= clipped * A) {
+      const coef = w * A * ratio;
+      for (let k = term.k0; k < term.k1; k++) {
+        const j = i * N + k;
+        sc.grad[b.node[j] * V + b.tok[j]] += coef;
+        sc.gsum[b.node[j]] += coef;
+      }
+    }
+  }
+  finishGradient(theta, V, sc.logZ, sc.grad, sc.gsum, b.nodes, n0, n1);
+  optimizerStep(pb, pb.exp.optimizer.kind, pb.exp.optimizer.lr, theta, sc.grad, run.opt, term.turn, b.nodes, n0, n1);
+  for (let j = n0; j < n1; j++) sc.grad.fill(0, b.nodes[j] * V, b.nodes[j] * V + V);
+}
+
+/** `epochs` passes over the batch, each split into `minibatches` seeded-shuffled chunks. */
+function runEpochs(pb: Problem, run: RunState, sc: Scratch, term: Term, stats: UpdateStats, withCritic: boolean): void {
+  const n = sc.batch.n;
+  const chunks = pb.exact ? 1 : run.algo.minibatches;
+  const size = n / chunks;
+  for (let i = 0; i < n; i++) sc.perm[i] = i;
+  for (let epoch = 0; epoch < run.algo.epochs; epoch++) {
+    if (chunks > 1) run.shuffleRng.shuffle(sc.perm, n);
+    for (let c = 0; c < chunks; c++) clippedStep(pb, run, sc, term, c * size, (c + 1) * size, chunks, stats);
+    if (withCritic) criticStep(pb, run, sc, run.algo.criticLr ?? pb.exp.optimizer.lr);
+  }
+}
+
+/** REINFORCE: one step along Σ_tok Â·∇log π(tok); the gradient is already in sc.grad (policyGradient). */
+export function reinforceUpdate(pb: Problem, run: RunState, sc: Scratch): void {
+  const b = sc.batch;
+  optimizerStep(pb, pb.exp.optimizer.kind, pb.exp.optimizer.lr, run.theta, sc.grad, run.opt, -1, b.nodes, 0, b.nNodes);
+  criticStep(pb, run, sc, run.algo.criticLr ?? pb.exp.optimizer.lr);
+}
+
+/** PPU, all turns at once: token-level (PPO/GRPO) or sequence-level (GSPO) ratios. */
+export function ppuUpdate(pb: Problem, run: RunState, sc: Scratch, stats: UpdateStats): void {
+  const b = sc.batch;
+  const term: Term =
+    run.algo.ratio === 'token'
+      ? { k0: 0, k1: b.N, ratio: 'token', advantage: b.advTok, stride: b.N, offset: 0, M: null, turn: -1 }
+      : { k0: 0, k1: b.N, ratio: 'geomean', advantage: b.adv, stride: 1, offset: 0, M: null, turn: -1 };
+  runEpochs(pb, run, sc, term, stats, run.algo.advantage === 'gae');
+}
+
+/**
+ * Sequential update (HAML / SeeUPO): the turns are updated one at a time in `order`
+ * (reverse = backward induction), each turn's clipped objective multiplied by M, the
+ * product of the probability ratios of the turns already updated.
+ */
+export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats: UpdateStats): void {
+  const b = sc.batch;
+  const { L, T, V, N } = pb.tree;
+  const { order, turnRatio, mCorrection, mClip } = run.algo;
+  const M = b.M;
+  M.fill(1, 0, b.n);
+  for (const t of turnOrder(order, T, run.orderRng, sc.order)) {
+    const [k0, k1] = [t * L, (t + 1) * L];
+    const term: Term = { k0, k1, ratio: turnRatio, advantage: b.advTok, stride: N, offset: k0, M: mCorrection ? M : null, turn: t };
+    runEpochs(pb, run, sc, term, stats, false);
+    if (!mCorrection) continue;
+    // M ← M · (π_θ / π_old)(a_t): the whole turn's true ratio at the parameters just reached.
+    const [n0, n1] = nodeRange(sc, t);
+    refreshLogZ(run.theta, V, b.nodes, n0, n1, sc.logZ);
+    for (let i = 0; i < b.n; i++) {
+      let logRatio = 0;
+      for (let k = k0; k < k1; k++) {
+        const j = i * N + k;
+        logRatio += run.theta[b.node[j] * V + b.tok[j]] - sc.logZ[b.node[j]] - b.logpOld[j];
+      }
+      M[i] *= Math.exp(logRatio);
+      if (mClip !== null) M[i] = Math.min(Math.max(M[i], 1 - mClip), 1 + mClip);
+    }
+  }
+}
+
+/** sc.grad ← the policy-gradient estimate at θ_old (full batch); returns its L2 norm. */
+export function policyGradient(pb: Problem, run: RunState, sc: Scratch): number {
+  const b = sc.batch;
+  const { V, N } = pb.tree;
+  refreshLogZ(run.theta, V, b.nodes, 0, b.nNodes, sc.logZ);
+  for (let i = 0; i < b.n; i++) {
+    const w = b.weight[i];
+    if (w === 0) continue;
+    for (let k = 0; k < N; k++) {
+      const j = i * N + k;
+      const c = w * b.advTok[j];
+      sc.grad[b.node[j] * V + b.tok[j]] += c;
+      sc.gsum[b.node[j]] += c;
+    }
+  }
+  finishGradient(run.theta, V, sc.logZ, sc.grad, sc.gsum, b.nodes, 0, b.nNodes);
+  let s = 0;
+  for (let j = 0; j < b.nNodes; j++) {
+    const o = b.nodes[j] * V;
+    for (let a = 0; a < V; a++) s += sc.grad[o + a] * sc.grad[o + a];
+  }
+  return Math.sqrt(s);
+}

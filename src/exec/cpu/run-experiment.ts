@@ -1,0 +1,74 @@
+import type { Experiment } from '../../core/config/resolve';
+import { allRuns, partitionRuns, type RunSpec } from '../../core/run/partition';
+import { buildResult, type ExperimentResult } from '../../core/run/result';
+import type { RunSeries } from '../../core/run/series';
+import { computeOptimum } from '../../core/env/exact';
+import { buildTree } from '../../core/env/tree';
+import { runShard, type ShardMessage, type ShardRequest } from './protocol';
+
+/** Starts one shard somewhere (this thread, a worker thread, a Web Worker). */
+export type ShardLauncher = (req: ShardRequest, onMessage: (m: ShardMessage) => void) => { cancel(): void };
+
+/** Runs a shard on the calling thread. */
+export const inThisThread: ShardLauncher = (req, onMessage) => {
+  runShard(req, onMessage);
+  return { cancel() {} };
+};
+
+export interface Progress {
+  /** Iterations every run has completed. */
+  iteration: number;
+  total: number;
+  /** J of each reporting run at its latest iteration. */
+  latest: { spec: RunSpec; iteration: number; J: number }[];
+}
+
+export interface CpuRunOptions {
+  threads: number;
+  launch: ShardLauncher;
+  progressEvery?: number;
+  onProgress?: (p: Progress) => void;
+}
+
+/** Run an experiment on the CPU executor over `threads` shards and assemble the result JSON. */
+export function runOnCpu(exp: Experiment, config: unknown, opts: CpuRunOptions): Promise<ExperimentResult> {
+  const t0 = performance.now();
+  const shards = partitionRuns(allRuns(exp), opts.threads);
+  const seen = new Array<number>(shards.length).fill(0);
+  const series: RunSeries[] = [];
+  let remaining = shards.length;
+  const handles: { cancel(): void }[] = [];
+  return new Promise((resolve, reject) => {
+    let failed = false;
+    const onMessage = (s: number) => (m: ShardMessage) => {
+      if (failed) return;
+      if (m.type === 'error') {
+        failed = true;
+        handles.forEach((h) => h.cancel());
+        reject(new Error(m.message));
+      } else if (m.type === 'progress') {
+        seen[s] = m.iteration;
+        opts.onProgress?.({
+          iteration: Math.min(...seen),
+          total: exp.iterations,
+          latest: m.specs.map((spec, r) => ({ spec, iteration: m.iteration, J: m.J[r] })),
+        });
+      } else {
+        series.push(...m.series);
+        if (--remaining === 0) {
+          const Jstar = computeOptimum(exp.env, buildTree(exp.env)).Jstar;
+          resolve(
+            buildResult(exp, Jstar, series, {
+              executor: 'cpu',
+              backend: null,
+              executorReason: 'tabular policy: the CPU executor is the float64 reference and the fastest path for small tables',
+              threads: shards.length,
+              wallSeconds: (performance.now() - t0) / 1000,
+            }),
+          );
+        }
+      }
+    };
+    shards.forEach((specs, s) => handles.push(opts.launch({ config, specs, progressEvery: opts.progressEvery ?? 10 }, onMessage(s))));
+  });
+}

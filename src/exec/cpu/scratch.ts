@@ -1,0 +1,59 @@
+import { makeGroupScratch, type GroupScratch } from '../../core/algo/advantages';
+import { makeEvalScratch, makePolicyValue, type EvalScratch, type PolicyValue } from '../../core/env/exact';
+import { makeBatch, type Batch } from './batch';
+import type { Problem } from './problem';
+
+/** Buffers one shard reuses for every run and iteration: nothing is allocated per step. */
+export interface Scratch {
+  batch: Batch;
+  grad: Float64Array; // params
+  gsum: Float64Array; // nodes
+  logZ: Float64Array; // nodes, current θ
+  logZOld: Float64Array; // nodes, θ_old
+  thetaOld: Float64Array; // params (only visited nodes are current)
+  probs: Float64Array; // params, for exact evaluation
+  evalLogZ: Float64Array;
+  evalScratch: EvalScratch;
+  value: PolicyValue;
+  stamp: Int32Array;
+  mark: number;
+  perm: Int32Array;
+  order: Int32Array;
+  groups: GroupScratch;
+  ctxMean: Float64Array;
+  ctxVar: Float64Array;
+  nodeValue: Float64Array; // nodes: exact V_old for GAE
+  criticGrad: Float64Array; // nodes
+  klNode: Float64Array; // nodes
+  batchContexts: Int32Array;
+}
+
+export function makeScratch(pb: Problem): Scratch {
+  const { nodes, params, tree, env } = pb;
+  const evalScratch = makeEvalScratch(tree);
+  evalScratch.leafProb = new Float64Array(env.contexts * tree.sequences);
+  const batch = makeBatch(pb);
+  return {
+    batch,
+    grad: new Float64Array(params),
+    gsum: new Float64Array(nodes),
+    logZ: new Float64Array(nodes),
+    logZOld: new Float64Array(nodes),
+    thetaOld: new Float64Array(params),
+    probs: new Float64Array(params),
+    evalLogZ: new Float64Array(nodes),
+    evalScratch,
+    value: makePolicyValue(tree.T),
+    stamp: new Int32Array(nodes),
+    mark: 1,
+    perm: new Int32Array(batch.n),
+    order: new Int32Array(tree.T),
+    groups: makeGroupScratch(batch.groups),
+    ctxMean: new Float64Array(env.contexts),
+    ctxVar: new Float64Array(env.contexts),
+    nodeValue: new Float64Array(nodes),
+    criticGrad: new Float64Array(nodes),
+    klNode: new Float64Array(nodes),
+    batchContexts: new Int32Array(env.contexts),
+  };
+}

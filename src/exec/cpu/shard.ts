@@ -1,0 +1,73 @@
+import { buildProblem, type Problem } from './problem';
+import { makeScratch, type Scratch } from './scratch';
+import { makeRun, type RunState } from './state';
+import { evaluateRun, iterate, type StepMetrics } from './iterate';
+import type { Experiment } from '../../core/config/resolve';
+import { makeRunSeries, type RunSeries } from '../../core/run/series';
+import type { RunSpec } from '../../core/run/partition';
+
+export type { RunSpec };
+
+/**
+ * Many runs of one experiment laid out together: one Float64Array holds every run's logits,
+ * one set of scratch buffers serves them all, and step() advances every run by one iteration.
+ */
+export class CpuShard {
+  readonly pb: Problem;
+  readonly runs: RunState[];
+  readonly series: RunSeries[];
+  readonly theta: Float64Array;
+  private readonly sc: Scratch;
+  private readonly m: StepMetrics = { kl: 0, clipFraction: 0, zeroVarianceGroups: 0, gradNorm: 0 };
+  iteration = 0;
+
+  constructor(
+    exp: Experiment,
+    readonly specs: RunSpec[],
+  ) {
+    if (exp.policy.kind !== 'tabular') throw new Error('the CPU executor runs tabular policies only; MLP policies need the tensor executor');
+    this.pb = buildProblem(exp);
+    this.sc = makeScratch(this.pb);
+    const P = this.pb.params;
+    this.theta = new Float64Array(P * specs.length);
+    this.runs = specs.map((s, r) => makeRun(this.pb, exp.algorithms[s.algoIndex], s.algoIndex, s.seedIndex, this.theta.subarray(r * P, (r + 1) * P)));
+    this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex));
+    this.runs.forEach((run, r) => this.record(run, this.series[r], 0));
+  }
+
+  get done(): boolean {
+    return this.iteration >= this.pb.exp.iterations;
+  }
+
+  /** Advance every run by one iteration. */
+  step(): void {
+    if (this.done) return;
+    const k = this.iteration;
+    for (let r = 0; r < this.runs.length; r++) {
+      const run = this.runs[r];
+      const s = this.series[r];
+      if (run.diverged !== null) continue;
+      const t0 = performance.now();
+      iterate(this.pb, run, this.sc, this.m);
+      s.kl[k] = this.m.kl;
+      s.clipFraction[k] = this.m.clipFraction;
+      s.zeroVarianceGroups[k] = this.m.zeroVarianceGroups;
+      s.gradNorm[k] = this.m.gradNorm;
+      this.record(run, s, k + 1);
+      s.wallMs[k] = performance.now() - t0;
+    }
+    this.iteration = k + 1;
+  }
+
+  private record(run: RunState, s: RunSeries, k: number): void {
+    const v = evaluateRun(this.pb, run, this.sc);
+    if (!Number.isFinite(v.J)) {
+      run.diverged = k;
+      s.diverged = k;
+      return;
+    }
+    s.J[k] = v.J;
+    s.entropy[k] = v.entropy;
+    for (let t = 0; t < v.optimalProb.length; t++) s.optimalTokenProb[t][k] = v.optimalProb[t];
+  }
+}
