@@ -1,12 +1,13 @@
 // Across-seed summaries (algorithms.md §7): mean with a 95% interval, share of seeds within
 // 0.01 of J*, iterations until J ≥ J_0 + 0.95·(J* − J_0), and monotonic-improvement violations.
 
+const T_TABLE = [12.7062047, 4.3026527, 3.1824463, 2.7764451, 2.5705818, 2.4469119, 2.3646243, 2.3060041, 2.2621572, 2.2281389];
+
 /** Two-sided 95% Student-t quantile t_{0.975, df}. */
 export function tQuantile975(df: number): number {
   if (df <= 0) return NaN;
-  if (df === 1) return 12.706204736174704;
-  if (df === 2) return 4.302652729749464;
-  // Cornish–Fisher expansion around z = 1.959963984540054 (error < 1e-4 for df ≥ 3).
+  if (df <= T_TABLE.length) return T_TABLE[Math.ceil(df) - 1];
+  // Cornish–Fisher expansion around z = 1.959963984540054 (error < 1e-4 for df > 10).
   const z = 1.959963984540054;
   const z3 = z ** 3, z5 = z ** 5, z7 = z ** 7, z9 = z ** 9;
   return (

@@ -17,7 +17,7 @@ export class CpuShard {
   readonly runs: RunState[];
   readonly series: RunSeries[];
   readonly theta: Float64Array;
-  private readonly sc: Scratch;
+  readonly sc: Scratch;
   private readonly m: StepMetrics = { kl: 0, clipFraction: 0, zeroVarianceGroups: 0, gradNorm: 0 };
   iteration = 0;
 

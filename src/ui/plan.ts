@@ -1,0 +1,45 @@
+import { DEFAULT_CONFIG } from '../core/config/defaults';
+import { resolveConfig, type Experiment } from '../core/config/resolve';
+import { algorithmLabel } from '../core/algo/records';
+import { computeOptimum } from '../core/env/exact';
+import { buildTree } from '../core/env/tree';
+import { ENV_PRESETS } from '../core/env/presets';
+import { seriesColor } from './palette';
+
+export interface AlgorithmLine {
+  id: string;
+  label: string;
+  color: string;
+}
+
+/** What the page knows before running: the resolved experiment, its lines, J*, and the worker count. */
+export interface Plan {
+  config: unknown;
+  exp: Experiment;
+  algorithms: AlgorithmLine[];
+  Jstar: number;
+  /** Range of the mean rewards: J always lies inside it (the chart's y range). */
+  rewardRange: [number, number];
+  /** Web Workers the run will use (one shard each). */
+  threads: number;
+  envTitle: string | null;
+  envDescription: string | null;
+}
+
+/** Validate the config and work out J* up front (cheap: one backward induction over a tiny tree). */
+export function planExperiment(config: unknown = DEFAULT_CONFIG, threads: number): Plan {
+  const exp = resolveConfig(config);
+  let lo = Infinity, hi = -Infinity;
+  for (const row of exp.env.rewards) for (const r of row) { lo = Math.min(lo, r); hi = Math.max(hi, r); }
+  const preset = exp.envPreset ? ENV_PRESETS[exp.envPreset] : undefined;
+  return {
+    config,
+    exp,
+    algorithms: exp.algorithms.map((a, i) => ({ id: a.id, label: algorithmLabel(a), color: seriesColor(i) })),
+    Jstar: computeOptimum(exp.env, buildTree(exp.env)).Jstar,
+    rewardRange: [lo, hi],
+    threads: Math.max(1, Math.min(threads, exp.algorithms.length * exp.seeds)),
+    envTitle: preset?.title ?? null,
+    envDescription: preset?.description ?? null,
+  };
+}
