@@ -30,10 +30,9 @@ interface Term {
   turn: number;
 }
 
-function nodeRange(sc: Scratch, turn: number): [number, number] {
-  const b = sc.batch;
-  return turn < 0 ? [0, b.nNodes] : [b.turnStart[turn], b.turnStart[turn + 1]];
-}
+/** Visited nodes of a turn (−1: all) are sc.batch.nodes[nodesFrom .. nodesTo). */
+const nodesFrom = (sc: Scratch, turn: number) => (turn < 0 ? 0 : sc.batch.turnStart[turn]);
+const nodesTo = (sc: Scratch, turn: number) => (turn < 0 ? sc.batch.nNodes : sc.batch.turnStart[turn + 1]);
 
 /**
  * One optimizer step on Σ_i w_i · min(ρ·M·Â, clip(ρ)·M·Â) over rollouts perm[c0..c1).
@@ -45,7 +44,8 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
   const { V, N } = pb.tree;
   const theta = run.theta;
   const eps = run.algo.clip;
-  const [n0, n1] = nodeRange(sc, term.turn);
+  const n0 = nodesFrom(sc, term.turn);
+  const n1 = nodesTo(sc, term.turn);
   refreshLogZ(theta, V, b.nodes, n0, n1, sc.logZ);
   for (let c = c0; c < c1; c++) {
     const i = sc.perm[c];
@@ -134,13 +134,13 @@ export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats:
   const M = b.M;
   M.fill(1, 0, b.n);
   for (const t of turnOrder(order, T, run.orderRng, sc.order)) {
-    const [k0, k1] = [t * L, (t + 1) * L];
+    const k0 = t * L;
+    const k1 = k0 + L;
     const term: Term = { k0, k1, ratio: turnRatio, advantage: b.advTok, stride: N, offset: k0, M: mCorrection ? M : null, turn: t };
     runEpochs(pb, run, sc, term, stats, false);
     if (!mCorrection) continue;
     // M ← M · (π_θ / π_old)(a_t): the whole turn's true ratio at the parameters just reached.
-    const [n0, n1] = nodeRange(sc, t);
-    refreshLogZ(run.theta, V, b.nodes, n0, n1, sc.logZ);
+    refreshLogZ(run.theta, V, b.nodes, nodesFrom(sc, t), nodesTo(sc, t), sc.logZ);
     for (let i = 0; i < b.n; i++) {
       let logRatio = 0;
       for (let k = k0; k < k1; k++) {
