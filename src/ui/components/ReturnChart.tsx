@@ -40,7 +40,7 @@ export function ReturnChart() {
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis dataKey="iteration" type="number" domain={[0, total]} allowDecimals={false}
           label={{ value: 'iteration', position: 'insideBottom', offset: -6 }} />
-        <YAxis type="number" domain={rewardRange} tickFormatter={(v: number) => v.toFixed(1)}
+        <YAxis type="number" domain={rewardRange} tickCount={6} tickFormatter={(v: number) => String(Number(v.toFixed(2)))}
           label={{ value: 'J', angle: -90, position: 'insideLeft' }} />
         <ReferenceLine y={Jstar} className="jstar" strokeDasharray="6 4" strokeWidth={1.5}
           label={{ value: `J* = ${fmt(Jstar)}`, position: 'insideTopRight' }} />
@@ -49,7 +49,7 @@ export function ReturnChart() {
             type="linear" connectNulls isAnimationActive={false} />
         ))}
         <Tooltip isAnimationActive={false} formatter={fmt} labelFormatter={(k) => `iteration ${String(k)}`} />
-        <Legend verticalAlign="bottom" wrapperStyle={{ paddingTop: 16 }} />
+        <Legend verticalAlign="bottom" itemSorter={null} wrapperStyle={{ paddingTop: 16 }} />
       </LineChart>
     </figure>
   );

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The web app. `dist/` holds the Node bundles (scripts/build-node.mjs), so the page builds to `dist-web/`.
+export default defineConfig({
+  plugins: [react()],
+  worker: { format: 'es' },
+  // One app chunk of ~700 kB (~210 kB gzip), most of it recharts: fine for a single-page tool.
+  build: { outDir: 'dist-web', emptyOutDir: true, chunkSizeWarningLimit: 900 },
+  preview: { port: 4173, strictPort: true },
+});
