@@ -49,9 +49,9 @@ export const ENV_PRESETS: Record<string, EnvPreset> = {
     name: 'lock',
     title: 'Combination lock with a safe exit',
     description:
-      'Three turns over three tokens. Only the code 0-1-0 earns 1; playing token 2 on the first turn is a safe exit that earns 0.3 whatever follows. ' +
-      'Early on the exit pays more on average than any partial guess of the code, so learners that update every turn at once are pulled towards the local optimum 0.3; ' +
-      'backward induction (reverse order) first learns the last turns of the code, which makes token 0 at turn 1 worth more than the exit.',
+      'Three turns over three tokens. Only the code 0-1-0 earns 1; playing token 2 on the first turn is a safe exit that earns 0.3 whatever follows; everything else earns 0. ' +
+      'Under the uniform start the exit is worth 0.3 while a first-turn 0 is worth only 1/9, so the exit is a local optimum that can attract learners; ' +
+      'backward induction (reverse order) learns the later turns of the code first, which raises the value of a first-turn 0 above the exit. Watch which algorithms escape it.',
     defaults: { turns: 3, vocab: 3, tokensPerTurn: 1 },
     allowed: { turns: { min: 2, max: 6 }, vocab: { min: 3, max: 8 }, tokensPerTurn: { min: 1, max: 1 } },
     contexts: 1,
