@@ -16,7 +16,8 @@ export function readJson(path: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new InputError(`${path}: not valid JSON (${(e as Error).message})`);
+    const detail = (e as Error).message.replace(/\s+/g, ' ').slice(0, 160);
+    throw new InputError(`${path}: not valid JSON (${detail})`);
   }
 }
 

@@ -65,7 +65,7 @@ export const ALGORITHM_PRESETS: Record<string, { label: string; fields: PresetFi
 export const ALGORITHM_IDS = Object.keys(ALGORITHM_PRESETS) as [string, ...string[]];
 
 export function presetRecord(name: string, id = name): AlgorithmRecord {
-  const p = ALGORITHM_PRESETS[name];
+  const p = Object.hasOwn(ALGORITHM_PRESETS, name) ? ALGORITHM_PRESETS[name] : undefined;
   if (!p) throw new Error(`unknown algorithm preset ${name}`);
   return { ...ALGORITHM_DEFAULTS, ...p.fields, id };
 }
@@ -78,5 +78,5 @@ export const FIELDS_USED_BY_RULE: Record<Rule, (keyof AlgorithmRecord)[]> = {
 };
 
 export function algorithmLabel(rec: AlgorithmRecord): string {
-  return ALGORITHM_PRESETS[rec.id]?.label ?? rec.id;
+  return Object.hasOwn(ALGORITHM_PRESETS, rec.id) ? ALGORITHM_PRESETS[rec.id].label : rec.id;
 }

@@ -17,11 +17,14 @@ export interface NumSpec {
   int?: boolean;
   /** min itself is not allowed */
   openMin?: boolean;
+  /** max itself is not allowed */
+  openMax?: boolean;
 }
 
 export function describeRange(s: NumSpec): string {
   const what = s.int ? 'an integer' : 'a number';
-  return s.openMin ? `${what} > ${s.min} and ≤ ${s.max}` : `${what} from ${s.min} to ${s.max}`;
+  if (!s.openMin && !s.openMax) return `${what} from ${s.min} to ${s.max}`;
+  return `${what} ${s.openMin ? '>' : '≥'} ${s.min} and ${s.openMax ? '<' : '≤'} ${s.max}`;
 }
 
 export function num(spec: NumSpec) {
@@ -30,10 +33,27 @@ export function num(spec: NumSpec) {
       typeof v === 'number' &&
       Number.isFinite(v) &&
       (!spec.int || Number.isInteger(v)) &&
-      v <= spec.max &&
+      (spec.openMax ? v < spec.max : v <= spec.max) &&
       (spec.openMin ? v > spec.min : v >= spec.min);
     if (!ok) {
       ctx.addIssue({ code: 'custom', message: `must be ${describeRange(spec)}, got ${show(v)}` });
+      return z.NEVER;
+    }
+    return v as number;
+  });
+}
+
+/** A number in range, or null (meaning "off" / "use the default"). */
+export function numOrNull(spec: NumSpec) {
+  return z.unknown().transform((v, ctx): number | null => {
+    if (v === null) return null;
+    const ok =
+      typeof v === 'number' &&
+      Number.isFinite(v) &&
+      (spec.openMax ? v < spec.max : v <= spec.max) &&
+      (spec.openMin ? v > spec.min : v >= spec.min);
+    if (!ok) {
+      ctx.addIssue({ code: 'custom', message: `must be null or ${describeRange(spec)}, got ${show(v)}` });
       return z.NEVER;
     }
     return v as number;

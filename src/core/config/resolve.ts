@@ -9,7 +9,7 @@ import {
   presetRecord,
   type AlgorithmRecord,
 } from '../algo/records';
-import { ConfigError, issueToError } from './fields';
+import { ConfigError, issueToError, show } from './fields';
 import { algorithmEntrySchema, configSchema, customEnvSchema, LIMITS, presetEnvSchema } from './schema';
 import { DEFAULTS } from './defaults';
 
@@ -56,7 +56,8 @@ function resolveNoise(noise: unknown, contexts: number, fallback: Noise[]): Nois
 }
 
 function resolveEnv(raw: unknown): { env: Env; preset: string | null } {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('env', 'must be an object: {"preset": NAME, …} or a custom table with turns, vocab, tokensPerTurn, rewards');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    fail('env', `must be an object: {"preset": NAME, …} or a custom table with turns, vocab, tokensPerTurn, rewards; got ${show(raw)}`);
   let env: Env;
   let preset: string | null = null;
   if ('preset' in raw) {
@@ -129,13 +130,16 @@ function checkSequenceLimit(contexts: number, s: { vocab: number; turns: number;
 function resolveAlgorithm(raw: unknown, i: number, warnings: string[]): AlgorithmRecord {
   const path = `algorithms[${i}]`;
   const e = parseWith(algorithmEntrySchema, raw, ['algorithms', i]);
-  const base = e.preset ?? (ALGORITHM_PRESETS[e.id] ? e.id : undefined);
+  const base = e.preset ?? (Object.hasOwn(ALGORITHM_PRESETS, e.id) ? e.id : undefined);
   if (!base && !e.rule) fail(`${path}.rule`, `must be one of "reinforce", "ppu", "sequential" (or give "preset", or an id that names a preset)`);
   const rec: AlgorithmRecord = base ? presetRecord(base, e.id) : { ...ALGORITHM_DEFAULTS, id: e.id, rule: e.rule! };
   const given = Object.keys(e).filter((k) => k !== 'id' && k !== 'preset') as (keyof AlgorithmRecord)[];
   for (const k of given) (rec as unknown as Record<string, unknown>)[k] = e[k as keyof typeof e];
-  const ignored = given.filter((k) => k !== 'rule' && !FIELDS_USED_BY_RULE[rec.rule].includes(k));
-  if (ignored.length) warnings.push(`${path} (${rec.id}): ${ignored.join(', ')} ignored by the ${rec.rule} rule`);
+  const gaeOnly: (keyof AlgorithmRecord)[] = ['gaeLambda', 'criticLr'];
+  const ignored = given.filter(
+    (k) => (k !== 'rule' && !FIELDS_USED_BY_RULE[rec.rule].includes(k)) || (rec.advantage !== 'gae' && gaeOnly.includes(k)),
+  );
+  if (ignored.length) warnings.push(`${path} (${rec.id}): ${ignored.join(', ')} ignored by the ${rec.rule} rule with ${rec.advantage} advantages`);
   if (rec.advantage === 'gae' && rec.rule === 'sequential')
     fail(`${path}.advantage`, 'gae gives per-token advantages; the sequential rule needs one advantage per rollout (grae or rloo)');
   if (rec.advantage === 'gae' && rec.rule === 'ppu' && rec.ratio === 'sequence')

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ENV_PRESET_NAMES } from '../env/presets';
 import { ALGORITHM_IDS } from '../algo/records';
-import { bool, finiteNumber, num, oneOf } from './fields';
+import { bool, finiteNumber, num, numOrNull, oneOf } from './fields';
 
 // The one config schema (cli-contract.md, version 1). Controls, permalinks, the CLI and
 // validation all read it; resolve.ts turns a parsed config into the engine's Experiment.
@@ -25,7 +25,7 @@ export const LIMITS = {
   clip: { min: 0, max: 10, openMin: true },
   epochs: { min: 1, max: 64, int: true },
   minibatches: { min: 1, max: 4096, int: true },
-  mClip: { min: 0, max: 1, openMin: true },
+  mClip: { min: 0, max: 1, openMin: true, openMax: true },
   gaeLambda: { min: 0, max: 1 },
   criticLr: { min: 0, max: 100, openMin: true },
   mcSamples: { min: 16, max: 1_000_000, int: true },
@@ -73,7 +73,7 @@ export const customEnvSchema = z.strictObject({
   ...sizeFields,
   contexts: num(LIMITS.contexts).optional(),
   contextsPerBatch: num(LIMITS.contexts).optional(),
-  rewards: z.array(z.array(finiteNumber())),
+  rewards: z.array(z.array(finiteNumber())).min(1, 'must have one reward table per context (at least one)'),
   noise: noiseField.optional(),
   gamma: num(LIMITS.gamma).optional(),
 });
@@ -127,12 +127,12 @@ export const algorithmEntrySchema = z.strictObject({
   order: oneOf(['reverse', 'forward', 'random'] as const).optional(),
   turnRatio: oneOf(['product', 'geomean'] as const).optional(),
   mCorrection: bool().optional(),
-  mClip: z.union([z.null(), num(LIMITS.mClip)]).optional(),
+  mClip: numOrNull(LIMITS.mClip).optional(),
   clip: num(LIMITS.clip).optional(),
   epochs: num(LIMITS.epochs).optional(),
   minibatches: num(LIMITS.minibatches).optional(),
   gaeLambda: num(LIMITS.gaeLambda).optional(),
-  criticLr: z.union([z.null(), num(LIMITS.criticLr)]).optional(),
+  criticLr: numOrNull(LIMITS.criticLr).optional(),
 });
 
 export const configSchema = z.strictObject({
@@ -149,7 +149,7 @@ export const configSchema = z.strictObject({
     }
     return 1;
   }),
-  env: z.unknown(), // parsed by resolve.ts as a preset or a custom table
+  env: z.unknown().optional(), // parsed by resolve.ts as a preset or a custom table
   policy: policySchema.optional(),
   mode: oneOf(['exact', 'sampled'] as const).optional(),
   iterations: num(LIMITS.iterations).optional(),
