@@ -1,20 +1,6 @@
 import { ALGORITHM_IDS } from '../algo/records';
 
-/** The default experiment (issue 2): `lock`, sampled, 16 seeds, 200 iterations, G = 8, SGD lr 0.3, all nine named algorithms. */
-export const DEFAULT_CONFIG = {
-  version: 1 as const,
-  env: { preset: 'lock' },
-  policy: { kind: 'tabular' as const },
-  mode: 'sampled' as const,
-  iterations: 200,
-  seeds: 16,
-  seed: 0,
-  groupSize: 8,
-  optimizer: { kind: 'sgd' as const, lr: 0.3 },
-  algorithms: ALGORITHM_IDS.map((id) => ({ id })),
-  executor: 'auto' as const,
-};
-
+/** Values a config may leave out (cli-contract.md). */
 export const DEFAULTS = {
   mode: 'sampled' as const,
   iterations: 200,
@@ -27,4 +13,19 @@ export const DEFAULTS = {
   gamma: 1,
   mlpHidden: [32],
   mlpActivation: 'tanh' as const,
+};
+
+/** The default experiment (issue 2): `lock`, sampled, 16 seeds, 200 iterations, G = 8, SGD lr 0.3, all nine named algorithms. */
+export const DEFAULT_CONFIG = {
+  version: 1 as const,
+  env: { preset: 'lock' },
+  policy: { kind: 'tabular' as const },
+  mode: DEFAULTS.mode,
+  iterations: DEFAULTS.iterations,
+  seeds: DEFAULTS.seeds,
+  seed: DEFAULTS.seed,
+  groupSize: DEFAULTS.groupSize,
+  optimizer: DEFAULTS.optimizer,
+  algorithms: ALGORITHM_IDS.map((id) => ({ id })),
+  executor: DEFAULTS.executor,
 };
