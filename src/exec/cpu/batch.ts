@@ -25,6 +25,9 @@ export interface Batch {
   turnStart: Int32Array;
   nNodes: number;
   groups: number;
+  /** Scratch for collectNodes. */
+  sortTmp: Int32Array;
+  sortFill: Int32Array;
 }
 
 export function makeBatch(pb: Problem): Batch {
@@ -48,7 +51,10 @@ export function makeBatch(pb: Problem): Batch {
     turnStart: new Int32Array(pb.tree.T + 1),
     nNodes: 0,
     groups: pb.exact ? pb.env.contexts : pb.env.contextsPerBatch,
+    sortTmp: new Int32Array(0),
+    sortFill: new Int32Array(pb.tree.T),
   };
+  b.sortTmp = new Int32Array(b.nodes.length);
   if (pb.enumeration) {
     b.ctx.set(pb.enumeration.ctx);
     b.group.set(pb.enumeration.ctx);
@@ -79,25 +85,14 @@ export function collectNodes(pb: Problem, b: Batch, stamp: Int32Array, mark: num
     }
   }
   for (let t = 0; t < T; t++) counts[t + 1] += counts[t];
-  // stable placement by turn, done in place through a rotation-free second buffer pass
-  const tmp = scratchNodes(pb, m);
+  // stable placement by turn through a copy of the visit-order list
+  const tmp = b.sortTmp;
   tmp.set(seen.subarray(0, m));
-  const fill = scratchFill(T);
+  const fill = b.sortFill;
   for (let t = 0; t < T; t++) fill[t] = counts[t];
   for (let j = 0; j < m; j++) {
     const g = tmp[j];
     seen[fill[pb.turnOfNode[g]]++] = g;
   }
   b.nNodes = m;
-}
-
-let tmpNodes = new Int32Array(0);
-let tmpFill = new Int32Array(0);
-function scratchNodes(pb: Problem, m: number): Int32Array {
-  if (tmpNodes.length < Math.max(m, 1)) tmpNodes = new Int32Array(Math.max(m, pb.nodes));
-  return tmpNodes;
-}
-function scratchFill(T: number): Int32Array {
-  if (tmpFill.length < T) tmpFill = new Int32Array(T);
-  return tmpFill;
 }

@@ -14,6 +14,8 @@ export interface Problem {
   opt: Optimum;
   nodes: number; // decision nodes over all contexts
   params: number; // tabular logits: nodes · V
+  /** γ^(T−1−t): the discount of turn t's advantage (algorithms.md §1). */
+  turnDiscount: Float64Array;
   /** Turn (0-based) of each global node. */
   turnOfNode: Int32Array;
   /** Rollouts per iteration and their capacity. */
@@ -55,7 +57,8 @@ export function buildProblem(exp: Experiment): Problem {
     }
     enumeration = { ctx, tok, node, reward };
   }
-  return { exp, env, tree, opt: computeOptimum(env, tree), nodes, params: nodes * tree.V, turnOfNode, rollouts, exact, enumeration };
+  const turnDiscount = Float64Array.from({ length: tree.T }, (_, t) => Math.pow(env.gamma, tree.T - 1 - t));
+  return { exp, env, tree, opt: computeOptimum(env, tree), nodes, params: nodes * tree.V, turnDiscount, turnOfNode, rollouts, exact, enumeration };
 }
 
 /** Index of sequence s's leaf given its last node's local id and last token. */

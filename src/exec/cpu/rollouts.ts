@@ -94,7 +94,7 @@ function exactContextMoments(pb: Problem, sc: Scratch): void {
  */
 export function computeAdvantages(pb: Problem, run: RunState, sc: Scratch): number {
   const b = sc.batch;
-  const { N, T, L } = pb.tree;
+  const { N, L } = pb.tree;
   const a = run.algo;
   let zeroVar = 0;
   if (pb.exact) {
@@ -121,9 +121,9 @@ export function computeAdvantages(pb: Problem, run: RunState, sc: Scratch): numb
       b.adv[i] = a.normalization === 'group' ? d / (Math.sqrt(sc.ctxVar[x]) + NORM_EPS) : a.normalization === 'batch' ? d / (sigma + NORM_EPS) : d;
     }
   }
-  const gamma = pb.env.gamma;
+  const disc = pb.turnDiscount;
   for (let i = 0; i < b.n; i++)
-    for (let k = 0; k < N; k++) b.advTok[i * N + k] = Math.pow(gamma, T - 1 - Math.floor(k / L)) * b.adv[i];
+    for (let k = 0; k < N; k++) b.advTok[i * N + k] = disc[Math.floor(k / L)] * b.adv[i];
   return zeroVar;
 }
 
