@@ -1,0 +1,102 @@
+import type { Problem } from '../cpu/problem';
+import { computeAdvantages, criticStep, sampleRollouts, weighEnumeration } from '../cpu/rollouts';
+import type { Scratch } from '../cpu/scratch';
+import type { RunState } from '../cpu/state';
+import { logNormalizer, nodeKl } from '../cpu/tabular';
+import { encodeInput, inputSize } from './features';
+import { planIteration, type PlannedStep } from './schedule';
+
+// The host half of the tensor executor's iteration: rollouts, rewards and advantages in
+// float64 with the CPU executor's own code (algorithms.md §3: reward statistics on the host),
+// reading the run's policy from a mirror of its log-probability table (read back every
+// iteration). The device half (update.ts) takes the batch from here.
+
+/** One iteration's batch for every run of a shard, flat, run-major. */
+export interface HostBatch {
+  R: number;
+  S: number; // rollouts per run
+  P: number; // tokens per rollout
+  Q: number; // rows of logits per run
+  index: Int32Array; // [R·S·P] ((r·Q + row)·V + token)
+  advTok: Float32Array; // [R·S·P]
+  adv: Float32Array; // [R·S]
+  weight: Float32Array; // [R·S]
+  node: Int32Array; // [R·S·P] for KL on the host
+  weight64: Float64Array; // [R·S]
+  X: Float32Array | null; // MLP, sampled: inputs [R·S·P, in]
+  zeroVar: Float64Array; // [R]
+  plans: PlannedStep[][];
+}
+
+export function makeHostBatch(pb: Problem, R: number, mlpPerRunRows: boolean): HostBatch {
+  const S = pb.rollouts;
+  const P = pb.tree.N;
+  return {
+    R,
+    S,
+    P,
+    Q: mlpPerRunRows ? S * P : pb.nodes,
+    index: new Int32Array(R * S * P),
+    advTok: new Float32Array(R * S * P),
+    adv: new Float32Array(R * S),
+    weight: new Float32Array(R * S),
+    node: new Int32Array(R * S * P),
+    weight64: new Float64Array(R * S),
+    X: mlpPerRunRows ? new Float32Array(R * S * P * inputSize(pb.tree, pb.env.contexts)) : null,
+    zeroVar: new Float64Array(R),
+    plans: [],
+  };
+}
+
+/** Rollouts, advantages, critic and step plan of run r from its π_old mirror. */
+export function prepareRun(pb: Problem, run: RunState, sc: Scratch, hb: HostBatch, r: number): void {
+  if (run.diverged !== null) {
+    hb.weight.fill(0, r * hb.S, (r + 1) * hb.S);
+    hb.weight64.fill(0, r * hb.S, (r + 1) * hb.S);
+    hb.advTok.fill(0, r * hb.S * hb.P, (r + 1) * hb.S * hb.P);
+    hb.plans[r] = [];
+    return;
+  }
+  if (pb.exact) weighEnumeration(pb, run, sc);
+  else sampleRollouts(pb, run, sc);
+  hb.zeroVar[r] = computeAdvantages(pb, run, sc);
+  const a = run.algo;
+  if (run.critic) {
+    const steps = a.rule === 'reinforce' ? 1 : a.rule === 'ppu' ? a.epochs : 0;
+    for (let e = 0; e < steps; e++) criticStep(pb, run, sc, a.criticLr ?? pb.exp.optimizer.lr);
+  }
+  const b = sc.batch;
+  const { S, P, Q } = hb;
+  const V = pb.tree.V;
+  const width = hb.X ? inputSize(pb.tree, pb.env.contexts) : 0;
+  for (let i = 0; i < S; i++) {
+    hb.weight[r * S + i] = b.weight[i];
+    hb.weight64[r * S + i] = b.weight[i];
+    hb.adv[r * S + i] = b.adv[i];
+    for (let k = 0; k < P; k++) {
+      const j = i * P + k;
+      const row = hb.X ? j : b.node[j];
+      hb.index[r * S * P + j] = (r * Q + row) * V + b.tok[j];
+      hb.advTok[r * S * P + j] = b.advTok[j];
+      hb.node[r * S * P + j] = b.node[j];
+      if (hb.X) encodeInput(pb.tree, pb.env.contexts, b.ctx[i], k, b.tok, i * P, hb.X, (r * S * P + j) * width);
+    }
+  }
+  hb.plans[r] = planIteration(pb, run, sc.order);
+}
+
+/** KL(π_old ‖ π_new) averaged over run r's node visits, weighted like the batch. */
+export function visitKl(pb: Problem, hb: HostBatch, r: number, old: Float64Array, cur: Float64Array): number {
+  const V = pb.tree.V;
+  const { S, P } = hb;
+  let kl = 0;
+  for (let i = 0; i < S; i++) {
+    const w = hb.weight64[r * S + i] / P;
+    if (w === 0) continue;
+    for (let k = 0; k < P; k++) {
+      const n = hb.node[(r * S + i) * P + k];
+      kl += w * nodeKl(old, logNormalizer(old, V, n), cur, logNormalizer(cur, V, n), n * V, V);
+    }
+  }
+  return kl;
+}

@@ -1,0 +1,61 @@
+import type { Experiment } from '../../core/config/resolve';
+import { allRuns, type RunSpec } from '../../core/run/partition';
+import { buildResult, type ExperimentResult } from '../../core/run/result';
+import type { Progress } from '../cpu/run-experiment';
+import { TensorShard } from './shard';
+
+export interface TensorRunOptions {
+  backend: string;
+  reason: string;
+  progressEvery?: number;
+  onProgress?: (p: Progress) => void;
+  /** Checked between iterations; true stops the run (the promise rejects with "stopped"). */
+  stopped?: () => boolean;
+}
+
+/** Optimizer steps per iteration of an algorithm: runs that take as many share a shard. */
+export function stepsPerIteration(exp: Experiment, algoIndex: number): number {
+  const a = exp.algorithms[algoIndex];
+  const chunks = exp.mode === 'exact' ? 1 : a.minibatches;
+  return a.rule === 'reinforce' ? 1 : a.rule === 'ppu' ? a.epochs * chunks : exp.env.turns * a.epochs * chunks;
+}
+
+/** Runs grouped by update shape (steps per iteration), each group one shard of batched tensors. */
+export function groupByShape(exp: Experiment): RunSpec[][] {
+  const groups = new Map<number, RunSpec[]>();
+  for (const spec of allRuns(exp)) {
+    const k = stepsPerIteration(exp, spec.algoIndex);
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k)!.push(spec);
+  }
+  return [...groups.values()];
+}
+
+/** Run an experiment on the tensor executor (the tfjs backend must already be selected). */
+export async function runOnTensor(exp: Experiment, opts: TensorRunOptions): Promise<ExperimentResult> {
+  const t0 = performance.now();
+  const shards = groupByShape(exp).map((specs) => new TensorShard(exp, specs));
+  const every = opts.progressEvery ?? 10;
+  try {
+    for (const s of shards) await s.init();
+    for (let k = 0; k < exp.iterations; k++) {
+      if (opts.stopped?.()) throw new Error('stopped');
+      for (const s of shards) await s.step();
+      if (opts.onProgress && ((k + 1) % every === 0 || k + 1 === exp.iterations))
+        opts.onProgress({
+          iteration: k + 1,
+          total: exp.iterations,
+          latest: shards.flatMap((s) => s.specs.map((spec, r) => ({ spec, iteration: k + 1, J: s.series[r].J[k + 1] }))),
+        });
+    }
+  } finally {
+    shards.forEach((s) => s.dispose());
+  }
+  return buildResult(exp, shards[0].pb.opt.Jstar, shards.flatMap((s) => s.series), {
+    executor: 'tensor',
+    backend: opts.backend,
+    executorReason: opts.reason,
+    threads: 1,
+    wallSeconds: (performance.now() - t0) / 1000,
+  });
+}
