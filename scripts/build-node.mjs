@@ -12,6 +12,8 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
+  splitting: true, // the tensor executor (and tfjs) load only when a run needs them
+  external: ['@tensorflow/*'],
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { computeAdvantages } from '../core/algo/advantages';
 import { ConfigError } from '../core/config/fields';
 import { resolveConfig } from '../core/config/resolve';
+import { chooseExecutor } from '../core/run/choose';
 import { inThisThread, runOnCpu } from '../exec/cpu/run-experiment';
 import { nodeThreadLauncher } from '../exec/cpu/node-pool';
 import { parseArgs } from './args';
@@ -11,7 +12,7 @@ import { parseAdvantagesInput, readJson } from './inputs';
 import { progressBar } from './progress';
 
 const USAGE = `usage:
-  seeupo-explorer run CONFIG.json [--out RESULT.json] [--threads N] [--executor auto|cpu|tensor] [--debug]
+  seeupo-explorer run CONFIG.json [--out RESULT.json] [--threads N] [--executor auto|cpu|tensor] [--backend wasm|cpu] [--debug]
   seeupo-explorer advantages INPUT.json
 Exit codes: 0 success, 2 invalid input (one line on stderr), 1 any other failure.`;
 
@@ -33,22 +34,28 @@ async function main(argv: string[]): Promise<number> {
   if (args.flags.has('link')) throw new InputError('--link: permalinks are not implemented yet in this version');
   if (!file) throw new InputError('run: give the config file: seeupo-explorer run CONFIG.json');
   const raw = readJson(file) as Record<string, unknown>;
-  const executorFlag = args.flags.get('executor');
-  if (executorFlag !== undefined) {
+  for (const flag of ['executor', 'backend'] as const) {
+    const value = args.flags.get(flag);
+    if (value === undefined) continue;
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError('', 'the config must be a JSON object');
-    raw.executor = executorFlag;
+    raw[flag] = value;
   }
   const exp = resolveConfig(raw);
   for (const w of exp.warnings) process.stderr.write(`warning: ${w}\n`);
-  if (exp.policy.kind === 'mlp')
-    throw new ConfigError('policy.kind', 'MLP policies run on the tensor executor, which this version does not include yet; use {"kind": "tabular"}');
-  if (exp.executor === 'tensor') throw new ConfigError('executor', 'the tensor executor is not included in this version yet; use "cpu" or "auto"');
-  const threadsFlag = args.flags.get('threads');
-  const threads = threadsFlag === undefined ? availableParallelism() : Number(threadsFlag);
-  if (!Number.isInteger(threads) || threads < 1 || threads > 256) throw new InputError(`--threads: must be an integer from 1 to 256, got ${String(threadsFlag)}`);
+  const choice = chooseExecutor(exp);
   const bar = progressBar(process.stderr, 'running');
-  const launch = threads === 1 ? inThisThread : nodeThreadLauncher(new URL('./cpu-worker.js', import.meta.url));
-  const result = await runOnCpu(exp, raw, { threads, launch, onProgress: (p) => bar.update(p) });
+  let result;
+  if (choice.executor === 'tensor') {
+    if (args.flags.has('threads')) process.stderr.write('warning: --threads is ignored by the tensor executor (one thread drives the tfjs backend)\n');
+    const { runTensorInNode } = await import('../exec/tensor/node-run');
+    result = await runTensorInNode(exp, choice.reason, (p) => bar.update(p));
+  } else {
+    const threadsFlag = args.flags.get('threads');
+    const threads = threadsFlag === undefined ? availableParallelism() : Number(threadsFlag);
+    if (!Number.isInteger(threads) || threads < 1 || threads > 256) throw new InputError(`--threads: must be an integer from 1 to 256, got ${String(threadsFlag)}`);
+    const launch = threads === 1 ? inThisThread : nodeThreadLauncher(new URL('./cpu-worker.js', import.meta.url));
+    result = await runOnCpu(exp, raw, { threads, launch, onProgress: (p) => bar.update(p) });
+  }
   bar.end();
   const text = JSON.stringify(result);
   const out = args.flags.get('out');

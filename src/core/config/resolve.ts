@@ -181,12 +181,19 @@ export function resolveConfig(raw: unknown): Experiment {
     mcSamples: c.mcSamples ?? DEFAULTS.mcSamples,
     warnings,
   };
+  checkExecutor(exp);
   checkBatchShape(exp);
   checkSize(exp);
   return exp;
 }
 
 const ALGORITHM_IDS_DEFAULT = Object.keys(ALGORITHM_PRESETS).map((id) => ({ id }));
+
+function checkExecutor(exp: Experiment): void {
+  if (exp.policy.kind === 'mlp' && exp.executor === 'cpu')
+    fail('executor', 'must be "auto" or "tensor" for an MLP policy (the CPU executor runs tabular policies only), got "cpu"');
+  if (exp.executor === 'cpu' && exp.backend !== null) exp.warnings.push(`backend: "${exp.backend}" is ignored by the CPU executor`);
+}
 
 function checkBatchShape(exp: Experiment): void {
   if (exp.mode !== 'sampled') return;

@@ -167,6 +167,28 @@ export class TensorShard {
     this.iteration = k + 1;
   }
 
+  /** The parameter tensors' values, run-major (for tests and finite differences). */
+  async readParameters(): Promise<Float32Array[]> {
+    return Promise.all(this.params.map(async (p) => (await p.data()) as Float32Array));
+  }
+
+  /** Replace the parameters (same shapes as readParameters) without touching optimizer state. */
+  writeParameters(values: Float32Array[]): void {
+    const next = this.params.map((p, i) => tf.tensor(values[i], p.shape));
+    tf.dispose(this.params);
+    this.params = next;
+  }
+
+  /** Exact J of every run at the current parameters. */
+  async evaluateJ(): Promise<number[]> {
+    const data = await this.readTables([]);
+    const { pb, sc } = this;
+    return this.runs.map((_, r) => {
+      softmaxTable(Float64Array.from(data.subarray(r * pb.params, (r + 1) * pb.params)), pb.tree.V, sc.probs, sc.evalLogZ);
+      return evaluatePolicy(pb.env, pb.tree, pb.opt, sc.probs, sc.evalScratch, sc.value).J;
+    });
+  }
+
   /** Frees every tensor the shard holds. */
   dispose(): void {
     tf.dispose([...this.params, ...this.opt.m, ...this.opt.v, this.consts.lo, this.consts.hi, this.consts.eps, this.consts.mLo, this.consts.mHi]);
