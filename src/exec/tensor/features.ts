@@ -45,3 +45,23 @@ export function oneHotNodeInputs(nodes: number): Float32Array {
   for (let n = 0; n < nodes; n++) out[n * nodes + n] = 1;
   return out;
 }
+
+/** Writes one input row for position p of a rollout (context x, its tokens, the node it is at). */
+export interface RowEncoder {
+  width: number;
+  encode(x: number, p: number, tokens: ArrayLike<number>, tokOffset: number, node: number, out: Float32Array, o: number): void;
+}
+
+export function featureEncoder(tree: Tree, contexts: number): RowEncoder {
+  return { width: inputSize(tree, contexts), encode: (x, p, tokens, tokOffset, _node, out, o) => encodeInput(tree, contexts, x, p, tokens, tokOffset, out, o) };
+}
+
+export function oneHotNodeEncoder(nodes: number): RowEncoder {
+  return {
+    width: nodes,
+    encode: (_x, _p, _tokens, _tokOffset, node, out, o) => {
+      out.fill(0, o, o + nodes);
+      out[o + node] = 1;
+    },
+  };
+}

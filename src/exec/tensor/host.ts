@@ -3,7 +3,7 @@ import { computeAdvantages, criticStep, sampleRollouts, weighEnumeration } from 
 import type { Scratch } from '../cpu/scratch';
 import type { RunState } from '../cpu/state';
 import { logNormalizer, nodeKl } from '../cpu/tabular';
-import { encodeInput, inputSize } from './features';
+import type { RowEncoder } from './features';
 import { planIteration, type PlannedStep } from './schedule';
 
 // The host half of the tensor executor's iteration: rollouts, rewards and advantages in
@@ -24,25 +24,28 @@ export interface HostBatch {
   node: Int32Array; // [R·S·P] for KL on the host
   weight64: Float64Array; // [R·S]
   X: Float32Array | null; // MLP, sampled: inputs [R·S·P, in]
+  encoder: RowEncoder | null;
   zeroVar: Float64Array; // [R]
   plans: PlannedStep[][];
 }
 
-export function makeHostBatch(pb: Problem, R: number, mlpPerRunRows: boolean): HostBatch {
+/** `encoder`: the MLP's per-rollout input rows in sampled mode (null: rows are the nodes). */
+export function makeHostBatch(pb: Problem, R: number, encoder: RowEncoder | null): HostBatch {
   const S = pb.rollouts;
   const P = pb.tree.N;
   return {
     R,
     S,
     P,
-    Q: mlpPerRunRows ? S * P : pb.nodes,
+    Q: encoder ? S * P : pb.nodes,
     index: new Int32Array(R * S * P),
     advTok: new Float32Array(R * S * P),
     adv: new Float32Array(R * S),
     weight: new Float32Array(R * S),
     node: new Int32Array(R * S * P),
     weight64: new Float64Array(R * S),
-    X: mlpPerRunRows ? new Float32Array(R * S * P * inputSize(pb.tree, pb.env.contexts)) : null,
+    X: encoder ? new Float32Array(R * S * P * encoder.width) : null,
+    encoder,
     zeroVar: new Float64Array(R),
     plans: [],
   };
@@ -68,7 +71,6 @@ export function prepareRun(pb: Problem, run: RunState, sc: Scratch, hb: HostBatc
   const b = sc.batch;
   const { S, P, Q } = hb;
   const V = pb.tree.V;
-  const width = hb.X ? inputSize(pb.tree, pb.env.contexts) : 0;
   for (let i = 0; i < S; i++) {
     hb.weight[r * S + i] = b.weight[i];
     hb.weight64[r * S + i] = b.weight[i];
@@ -79,7 +81,7 @@ export function prepareRun(pb: Problem, run: RunState, sc: Scratch, hb: HostBatc
       hb.index[r * S * P + j] = (r * Q + row) * V + b.tok[j];
       hb.advTok[r * S * P + j] = b.advTok[j];
       hb.node[r * S * P + j] = b.node[j];
-      if (hb.X) encodeInput(pb.tree, pb.env.contexts, b.ctx[i], k, b.tok, i * P, hb.X, (r * S * P + j) * width);
+      if (hb.encoder) hb.encoder.encode(b.ctx[i], k, b.tok, i * P, b.node[j], hb.X!, (r * S * P + j) * hb.encoder.width);
     }
   }
   hb.plans[r] = planIteration(pb, run, sc.order);

@@ -6,7 +6,7 @@ import { makeRunSeries, type RunSeries } from '../../core/run/series';
 import { buildProblem, type Problem } from '../cpu/problem';
 import { makeScratch, type Scratch } from '../cpu/scratch';
 import { makeRun, type RunState } from '../cpu/state';
-import { inputSize, nodeInputs, oneHotNodeInputs } from './features';
+import { featureEncoder, inputSize, nodeInputs, oneHotNodeEncoder, oneHotNodeInputs } from './features';
 import { makeHostBatch, prepareRun, visitKl, type HostBatch } from './host';
 import { initialMlp, mlpParamShapes, mlpPolicy, tabularPolicy, type MlpShape, type Rows, type TensorPolicy } from './policy';
 import { stepArrays } from './step-arrays';
@@ -61,7 +61,9 @@ export class TensorShard {
     this.runs = specs.map((s, r) => makeRun(pb, exp.algorithms[s.algoIndex], s.algoIndex, s.seedIndex, this.mirror[r]));
     this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex));
     const mlp = exp.policy.kind === 'mlp';
-    this.hb = makeHostBatch(pb, R, mlp && !pb.exact);
+    const oneHot = overrides.inputs === 'one-hot-node';
+    const encoder = mlp && !pb.exact ? (oneHot ? oneHotNodeEncoder(pb.nodes) : featureEncoder(pb.tree, pb.env.contexts)) : null;
+    this.hb = makeHostBatch(pb, R, encoder);
     this.perTurnAdam = !mlp;
     this.adamCounts = exp.optimizer.kind === 'adam' ? specs.map(() => new Int32Array(mlp ? 1 : T)) : null;
     const perRun = (f: (a: RunState['algo']) => number) => specs.map((s) => f(exp.algorithms[s.algoIndex]));
@@ -77,9 +79,7 @@ export class TensorShard {
       T,
     };
     if (exp.policy.kind === 'mlp') {
-      const oneHot = overrides.inputs === 'one-hot-node';
       const width = oneHot ? pb.nodes : inputSize(pb.tree, pb.env.contexts);
-      if (oneHot && !pb.exact) throw new Error('one-hot node inputs are for exact mode');
       const shape: MlpShape = { layers: [width, ...exp.policy.hidden, V], activation: exp.policy.activation, bias: overrides.bias ?? true };
       this.policy = mlpPolicy(shape);
       this.allRows = { kind: 'shared', X: tf.tensor2d(oneHot ? oneHotNodeInputs(pb.nodes) : nodeInputs(pb.tree, pb.env.contexts), [pb.nodes, width]) };
@@ -203,7 +203,7 @@ export class TensorShard {
     let index: tf.Tensor2D;
     if (pb.exact) index = this.exactIndex ??= tf.tensor2d(hb.index, [R * S * P, 1], 'int32');
     else index = tf.tensor2d(hb.index, [R * S * P, 1], 'int32');
-    const rows: Rows = hb.X ? { kind: 'perRun', X: tf.tensor3d(hb.X, [R, S * P, hb.X.length / (R * S * P)]) } : this.allRows;
+    const rows: Rows = hb.X ? { kind: 'perRun', X: tf.tensor3d(hb.X, [R, S * P, hb.encoder!.width]) } : this.allRows;
     return {
       rows,
       index,
