@@ -17,7 +17,7 @@ export function streamKey(...parts: number[]): number {
   return h >>> 0;
 }
 
-export const Purpose = { init: 1, sample: 2, shuffle: 3, order: 4, noise: 5 } as const;
+export const Purpose = { init: 1, sample: 2, shuffle: 3, order: 4, noise: 5, evaluate: 6 } as const;
 
 /** sfc32: small, fast, passes PractRand; state is four 32-bit words. */
 export class Rng {

@@ -55,7 +55,7 @@ function resolveNoise(noise: unknown, contexts: number, fallback: Noise[]): Nois
   return Array.from({ length: contexts }, () => noise as Noise);
 }
 
-function resolveEnv(raw: unknown): { env: Env; preset: string | null } {
+function resolveEnv(raw: unknown, monteCarlo: boolean): { env: Env; preset: string | null } {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     fail('env', `must be an object: {"preset": NAME, …} or a custom table with turns, vocab, tokensPerTurn, rewards; got ${show(raw)}`);
   let env: Env;
@@ -74,7 +74,7 @@ function resolveEnv(raw: unknown): { env: Env; preset: string | null } {
       if (sizes[k] < r.min || sizes[k] > r.max)
         fail(`env.${k}`, `preset "${def.name}" allows ${k} from ${r.min} to ${r.max}, got ${sizes[k]}`);
     }
-    checkSequenceLimit(def.contexts, sizes);
+    checkSequenceLimit(def.contexts, sizes, monteCarlo);
     const tree = buildTree(sizes);
     const tokens = new Int32Array(tree.N);
     const rewards = Array.from({ length: def.contexts }, (_, x) => {
@@ -93,7 +93,7 @@ function resolveEnv(raw: unknown): { env: Env; preset: string | null } {
   } else {
     const c = parseWith(customEnvSchema, raw, ['env']);
     const contexts = c.contexts ?? c.rewards.length;
-    checkSequenceLimit(contexts, c);
+    checkSequenceLimit(contexts, c, monteCarlo);
     const S = sequenceCount(c);
     if (c.rewards.length !== contexts) fail('env.rewards', `must have one table per context (${contexts}), got ${c.rewards.length}`);
     c.rewards.forEach((row, x) => {
@@ -121,10 +121,18 @@ function resolveEnv(raw: unknown): { env: Env; preset: string | null } {
   return { env, preset };
 }
 
-function checkSequenceLimit(contexts: number, s: { vocab: number; turns: number; tokensPerTurn: number }): void {
+function checkSequenceLimit(contexts: number, s: { vocab: number; turns: number; tokensPerTurn: number }, monteCarlo: boolean): void {
   const n = contexts * Math.pow(s.vocab, s.turns * s.tokensPerTurn);
-  if (n > LIMITS.maxSequences)
-    fail('env', `contexts·vocab^(turns·tokensPerTurn) = ${contexts}·${s.vocab}^${s.turns * s.tokensPerTurn} = ${n.toExponential(3)} token sequences; the limit is ${LIMITS.maxSequences.toLocaleString('en-US')} (exact J enumerates them all)`);
+  const what = `contexts·vocab^(turns·tokensPerTurn) = ${contexts}·${s.vocab}^${s.turns * s.tokensPerTurn} = ${n.toExponential(3)} token sequences`;
+  if (monteCarlo && n > LIMITS.maxSequencesMc)
+    fail('env', `${what}; the limit is ${LIMITS.maxSequencesMc.toLocaleString('en-US')} (the reward table is held in memory)`);
+  if (!monteCarlo && n > LIMITS.maxSequences)
+    fail('env', `${what}; the limit is ${LIMITS.maxSequences.toLocaleString('en-US')} (exact J enumerates them all; an MLP policy in sampled mode may go to ${LIMITS.maxSequencesMc.toLocaleString('en-US')} with a Monte-Carlo J)`);
+}
+
+/** True when J must be a Monte-Carlo estimate: more sequences than exact enumeration allows. */
+export function needsMonteCarlo(env: Pick<Env, 'contexts' | 'vocab' | 'turns' | 'tokensPerTurn'>): boolean {
+  return env.contexts * sequenceCount(env) > LIMITS.maxSequences;
 }
 
 function resolveAlgorithm(raw: unknown, i: number, warnings: string[]): AlgorithmRecord {
@@ -151,7 +159,7 @@ function resolveAlgorithm(raw: unknown, i: number, warnings: string[]): Algorith
 export function resolveConfig(raw: unknown): Experiment {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('', 'the config must be a JSON object');
   const c = parseWith(configSchema, raw, []);
-  const { env, preset } = resolveEnv(c.env);
+  const { env, preset } = resolveEnv(c.env, c.policy?.kind === 'mlp' && (c.mode ?? DEFAULTS.mode) === 'sampled');
   const warnings: string[] = [];
   const rawAlgos = c.algorithms ?? (ALGORITHM_IDS_DEFAULT as unknown[]);
   const algorithms = rawAlgos.map((a, i) => resolveAlgorithm(a, i, warnings));
@@ -190,6 +198,11 @@ export function resolveConfig(raw: unknown): Experiment {
 const ALGORITHM_IDS_DEFAULT = Object.keys(ALGORITHM_PRESETS).map((id) => ({ id }));
 
 function checkExecutor(exp: Experiment): void {
+  if (needsMonteCarlo(exp.env))
+    exp.algorithms.forEach((a, i) => {
+      if (a.advantage === 'gae')
+        fail(`algorithms[${i}].advantage`, `must be "grae" or "rloo" past ${LIMITS.maxSequences.toLocaleString('en-US')} token sequences (the GAE critic is a table over the nodes), got "gae"`);
+    });
   if (exp.policy.kind === 'mlp' && exp.executor === 'cpu')
     fail('executor', 'must be "auto" or "tensor" for an MLP policy (the CPU executor runs tabular policies only), got "cpu"');
   if (exp.executor === 'cpu' && exp.backend !== null) exp.warnings.push(`backend: "${exp.backend}" is ignored by the CPU executor`);
@@ -208,11 +221,13 @@ function checkBatchShape(exp: Experiment): void {
 export function workEstimate(exp: Experiment): number {
   const tree = buildTree(exp.env);
   const rollouts = exp.mode === 'exact' ? exp.env.contexts * tree.sequences : exp.env.contextsPerBatch * exp.groupSize;
+  const mc = needsMonteCarlo(exp.env);
   let perIteration = 0;
   for (const a of exp.algorithms) {
     const passes = a.rule === 'reinforce' ? 1 : a.rule === 'sequential' ? a.epochs * exp.env.turns : a.epochs;
-    perIteration += rollouts * tree.N * (passes + 2) + exp.env.contexts * tree.nodesPerContext * exp.env.vocab * 3;
+    perIteration += rollouts * tree.N * (passes + 2) + (mc ? 0 : exp.env.contexts * tree.nodesPerContext * exp.env.vocab * 3);
   }
+  if (mc) perIteration += exp.algorithms.length * exp.mcSamples * tree.N * 4;
   return perIteration * exp.seeds * exp.iterations;
 }
 

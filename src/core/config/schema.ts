@@ -31,6 +31,8 @@ export const LIMITS = {
   mcSamples: { min: 16, max: 1_000_000, int: true },
   /** contexts · V^(T·L): exact J enumerates every token sequence. */
   maxSequences: 65_536,
+  /** An MLP policy in sampled mode may go further, with a Monte-Carlo J (the reward table stays in memory). */
+  maxSequencesMc: 1_048_576,
   /** runs · (iterations + 1): values stored per metric. */
   maxStoredPoints: 4_000_000,
   /** token-updates an experiment may take (≈ a few minutes on one core). */

@@ -47,9 +47,10 @@ export function buildResult(
   exp: Experiment,
   Jstar: number,
   series: RunSeries[],
-  meta: { executor: 'cpu' | 'tensor'; backend: string | null; executorReason: string; threads: number; wallSeconds: number },
+  meta: { executor: 'cpu' | 'tensor'; backend: string | null; executorReason: string; threads: number; wallSeconds: number; jIsEstimate?: boolean },
 ): ExperimentResult {
-  const tol = violationTolerance(rewardRange(exp));
+  // a Monte-Carlo J counts no violations (algorithms.md §7): its drops are sampling noise
+  const tol = meta.jIsEstimate ? Infinity : violationTolerance(rewardRange(exp));
   const algorithms = exp.algorithms.map((a, ai) => {
     const runs = series.filter((s) => s.algoIndex === ai).sort((x, y) => x.seedIndex - y.seedIndex);
     const sum = summarize(runs.map((s) => s.J), Jstar, tol);
@@ -73,7 +74,7 @@ export function buildResult(
     backend: meta.backend,
     executorReason: meta.executorReason,
     threads: meta.threads,
-    jIsEstimate: false,
+    jIsEstimate: meta.jIsEstimate ?? false,
     mode: exp.mode,
     iterations: exp.iterations,
     warnings: exp.warnings,

@@ -20,6 +20,16 @@ export function encodeInput(tree: Tree, contexts: number, x: number, p: number, 
   for (let q = 0; q < N - 1; q++) out[base + q * (V + 1) + (q < p ? tokens[tokOffset + q] : V)] = 1;
 }
 
+/** The P + 2 inputs that are 1 in encodeInput's row, as indices (for a gather-sum first layer). */
+export function activeInputs(tree: Tree, contexts: number, x: number, p: number, tokens: ArrayLike<number>, tokOffset: number, out: Int32Array, o: number, shift: number): void {
+  const { T, L, N, V } = tree;
+  out[o] = shift + x;
+  out[o + 1] = shift + contexts + Math.floor(p / L);
+  out[o + 2] = shift + contexts + T + (p % L);
+  const base = shift + contexts + T + L;
+  for (let q = 0; q < N - 1; q++) out[o + 3 + q] = base + q * (V + 1) + (q < p ? tokens[tokOffset + q] : V);
+}
+
 /** Inputs of every decision node (global ids, x · nodesPerContext + local), row per node. */
 export function nodeInputs(tree: Tree, contexts: number): Float32Array {
   const width = inputSize(tree, contexts);

@@ -30,7 +30,7 @@ export interface HostBatch {
 }
 
 /** `encoder`: the MLP's per-rollout input rows in sampled mode (null: rows are the nodes). */
-export function makeHostBatch(pb: Problem, R: number, encoder: RowEncoder | null): HostBatch {
+export function makeHostBatch(pb: Pick<Problem, 'rollouts' | 'tree' | 'nodes'>, R: number, encoder: RowEncoder | null): HostBatch {
   const S = pb.rollouts;
   const P = pb.tree.N;
   return {

@@ -5,7 +5,11 @@ import { Purpose, Rng, streamKey } from '../../core/rng';
 // axis 0, so one op serves every run, and nothing ever sums across runs.
 
 /** Where the logits are evaluated: every node (rows shared by all runs) or per-run rows. */
-export type Rows = { kind: 'shared'; X: tf.Tensor2D | null } | { kind: 'perRun'; X: tf.Tensor3D };
+export type Rows =
+  | { kind: 'shared'; X: tf.Tensor2D | null }
+  | { kind: 'perRun'; X: tf.Tensor3D }
+  /** One-hot rows given by their active inputs [R, rows, k] (indices into the run's W1 rows, offset by r·in); forward only. */
+  | { kind: 'active'; idx: tf.Tensor3D };
 
 export interface MlpShape {
   layers: number[]; // [input, ...hidden, V]
@@ -71,6 +75,12 @@ export function mlpPolicy(shape: MlpShape): TensorPolicy {
 /** X·W1 for shared rows [Q, in] (one matmul for all runs: [Q, in]·[in, R·H]) or per-run rows. */
 function firstLayer(rows: Rows, W1: tf.Tensor3D): tf.Tensor3D {
   if (rows.kind === 'perRun') return tf.matMul(rows.X, W1);
+  if (rows.kind === 'active') {
+    // X·W1 for one-hot X is the sum of the W1 rows of its active inputs
+    const [R, inDim, H] = W1.shape;
+    const [, Q, k] = rows.idx.shape;
+    return tf.sum(tf.reshape(tf.gather(tf.reshape(W1, [R * inDim, H]), tf.reshape(rows.idx, [-1])), [R, Q, k, H]), 2);
+  }
   const [R, inDim, H] = W1.shape;
   const X = rows.X!;
   const flat = tf.reshape(tf.transpose(W1, [1, 0, 2]), [inDim, R * H]);
@@ -79,6 +89,7 @@ function firstLayer(rows: Rows, W1: tf.Tensor3D): tf.Tensor3D {
 
 function firstLayerGrad(rows: Rows, d: tf.Tensor3D): tf.Tensor3D {
   if (rows.kind === 'perRun') return tf.matMul(rows.X, d, true, false);
+  if (rows.kind === 'active') throw new Error('active-input rows are for sampling only');
   const [R, Q, H] = d.shape;
   const X = rows.X!;
   const dFlat = tf.reshape(tf.transpose(d, [1, 0, 2]), [Q, R * H]);

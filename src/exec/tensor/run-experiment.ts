@@ -2,7 +2,20 @@ import type { Experiment } from '../../core/config/resolve';
 import { allRuns, type RunSpec } from '../../core/run/partition';
 import { buildResult, type ExperimentResult } from '../../core/run/result';
 import type { Progress } from '../cpu/run-experiment';
+import { needsMonteCarlo } from '../../core/config/resolve';
+import type { RunSeries } from '../../core/run/series';
+import { McShard } from './mc-shard';
 import { TensorShard } from './shard';
+
+/** What the runner needs of a shard (TensorShard: tabulated policies; McShard: Monte-Carlo J). */
+interface Shard {
+  readonly specs: RunSpec[];
+  readonly series: RunSeries[];
+  readonly Jstar: number;
+  init(): Promise<void>;
+  step(): Promise<void>;
+  dispose(): void;
+}
 
 export interface TensorRunOptions {
   backend: string;
@@ -11,6 +24,8 @@ export interface TensorRunOptions {
   onProgress?: (p: Progress) => void;
   /** Checked between iterations; true stops the run (the promise rejects with "stopped"). */
   stopped?: () => boolean;
+  /** Tests: estimate J by Monte Carlo even where it could be enumerated. */
+  forceMonteCarlo?: boolean;
 }
 
 /** Optimizer steps per iteration of an algorithm: runs that take as many share a shard. */
@@ -34,7 +49,14 @@ export function groupByShape(exp: Experiment): RunSpec[][] {
 /** Run an experiment on the tensor executor (the tfjs backend must already be selected). */
 export async function runOnTensor(exp: Experiment, opts: TensorRunOptions): Promise<ExperimentResult> {
   const t0 = performance.now();
-  const shards = groupByShape(exp).map((specs) => new TensorShard(exp, specs));
+  const monteCarlo = exp.policy.kind === 'mlp' && (needsMonteCarlo(exp.env) || opts.forceMonteCarlo === true);
+  const shards: Shard[] = [];
+  try {
+    for (const specs of groupByShape(exp)) shards.push(monteCarlo ? new McShard(exp, specs) : new TensorShard(exp, specs));
+  } catch (e) {
+    shards.forEach((s) => s.dispose());
+    throw e;
+  }
   const every = opts.progressEvery ?? 10;
   try {
     for (const s of shards) await s.init();
@@ -51,7 +73,8 @@ export async function runOnTensor(exp: Experiment, opts: TensorRunOptions): Prom
   } finally {
     shards.forEach((s) => s.dispose());
   }
-  return buildResult(exp, shards[0].pb.opt.Jstar, shards.flatMap((s) => s.series), {
+  return buildResult(exp, shards[0].Jstar, shards.flatMap((s) => s.series), {
+    jIsEstimate: monteCarlo,
     executor: 'tensor',
     backend: opts.backend,
     executorReason: opts.reason,

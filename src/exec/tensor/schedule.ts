@@ -26,7 +26,10 @@ export interface PlannedStep {
   counted: boolean;
 }
 
-export function planIteration(pb: Problem, run: RunState, orderScratch: Int32Array): PlannedStep[] {
+export type PlanProblem = Pick<Problem, 'tree' | 'rollouts' | 'exact'>;
+export type PlanRun = Pick<RunState, 'algo' | 'shuffleRng' | 'orderRng'>;
+
+export function planIteration(pb: PlanProblem, run: PlanRun, orderScratch: Int32Array): PlannedStep[] {
   const a = run.algo;
   const { N, L, T } = pb.tree;
   const all = { turn: -1, k0: 0, k1: N, endsTurn: false };
@@ -48,7 +51,7 @@ export function planIteration(pb: Problem, run: RunState, orderScratch: Int32Arr
 type Term = Omit<PlannedStep, 'rollouts' | 'scale' | 'counted'>;
 
 /** `epochs` passes, each split into `minibatches` seeded-shuffled chunks (exact mode: one chunk). */
-function epochs(pb: Problem, run: RunState, term: Term): PlannedStep[] {
+function epochs(pb: PlanProblem, run: PlanRun, term: Term): PlannedStep[] {
   const n = pb.rollouts;
   const chunks = pb.exact ? 1 : run.algo.minibatches;
   const size = n / chunks;

@@ -79,6 +79,10 @@ export class TensorShard {
     });
   }
 
+  get Jstar(): number {
+    return this.pb.opt.Jstar;
+  }
+
   get done(): boolean {
     return this.iteration >= this.exp.iterations;
   }
