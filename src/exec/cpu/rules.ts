@@ -151,6 +151,8 @@ export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats:
       if (mClip !== null) M[i] = Math.min(Math.max(M[i], 1 - mClip), 1 + mClip);
     }
   }
+  // GAE's critic: one step per epoch (§3), as for the simultaneous rules
+  for (let e = 0; e < run.algo.epochs; e++) criticStep(pb, run, sc, run.algo.criticLr ?? pb.exp.optimizer.lr);
 }
 
 /** sc.grad ← the policy-gradient estimate at θ_old (full batch); returns its L2 norm. */

@@ -65,7 +65,7 @@ export function prepareRun(pb: Problem, run: RunState, sc: Scratch, hb: HostBatc
   hb.zeroVar[r] = computeAdvantages(pb, run, sc);
   const a = run.algo;
   if (run.critic) {
-    const steps = a.rule === 'reinforce' ? 1 : a.rule === 'ppu' ? a.epochs : 0;
+    const steps = a.rule === 'reinforce' ? 1 : a.epochs; // one critic step per epoch (sequential: per epoch, not per turn)
     for (let e = 0; e < steps; e++) criticStep(pb, run, sc, a.criticLr ?? pb.exp.optimizer.lr);
   }
   const b = sc.batch;
