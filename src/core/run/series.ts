@@ -34,3 +34,15 @@ export function makeRunSeries(exp: Experiment, algoIndex: number, seedIndex: num
 }
 
 export const PER_ITERATION_METRICS = ['kl', 'clipFraction', 'zeroVarianceGroups', 'gradNorm', 'wallMs'] as const;
+
+/** Store an evaluation at iteration k, or mark the run diverged at k when J is not finite. */
+export function recordEvaluation(s: RunSeries, run: { diverged: number | null }, k: number, v: { J: number; entropy: number; optimalProb: ArrayLike<number> }): void {
+  if (!Number.isFinite(v.J)) {
+    run.diverged = k;
+    s.diverged = k;
+    return;
+  }
+  s.J[k] = v.J;
+  s.entropy[k] = v.entropy;
+  for (let t = 0; t < v.optimalProb.length; t++) s.optimalTokenProb[t][k] = v.optimalProb[t];
+}

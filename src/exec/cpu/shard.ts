@@ -3,7 +3,7 @@ import { makeScratch, type Scratch } from './scratch';
 import { makeRun, type RunState } from './state';
 import { evaluateRun, iterate, type StepMetrics } from './iterate';
 import type { Experiment } from '../../core/config/resolve';
-import { makeRunSeries, type RunSeries } from '../../core/run/series';
+import { makeRunSeries, recordEvaluation, type RunSeries } from '../../core/run/series';
 import type { RunSpec } from '../../core/run/partition';
 
 export type { RunSpec };
@@ -60,14 +60,6 @@ export class CpuShard {
   }
 
   private record(run: RunState, s: RunSeries, k: number): void {
-    const v = evaluateRun(this.pb, run, this.sc);
-    if (!Number.isFinite(v.J)) {
-      run.diverged = k;
-      s.diverged = k;
-      return;
-    }
-    s.J[k] = v.J;
-    s.entropy[k] = v.entropy;
-    for (let t = 0; t < v.optimalProb.length; t++) s.optimalTokenProb[t][k] = v.optimalProb[t];
+    recordEvaluation(s, run, k, evaluateRun(this.pb, run, this.sc));
   }
 }

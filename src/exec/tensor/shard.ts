@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { Experiment } from '../../core/config/resolve';
 import { evaluatePolicy, softmaxTable } from '../../core/env/exact';
 import type { RunSpec } from '../../core/run/partition';
-import { makeRunSeries, type RunSeries } from '../../core/run/series';
+import { makeRunSeries, recordEvaluation, type RunSeries } from '../../core/run/series';
 import { buildProblem, type Problem } from '../cpu/problem';
 import { makeScratch, type Scratch } from '../cpu/scratch';
 import { makeRun, type RunState } from '../cpu/state';
@@ -168,18 +168,10 @@ export class TensorShard {
   }
 
   private record(r: number, k: number): void {
+    const { pb, sc } = this;
     const run = this.runs[r];
     const s = this.series[r];
-    const { pb, sc } = this;
     softmaxTable(this.mirror[r], pb.tree.V, sc.probs, sc.evalLogZ);
-    const v = evaluatePolicy(pb.env, pb.tree, pb.opt, sc.probs, sc.evalScratch, sc.value);
-    if (!Number.isFinite(v.J)) {
-      run.diverged = k;
-      s.diverged = k;
-      return;
-    }
-    s.J[k] = v.J;
-    s.entropy[k] = v.entropy;
-    for (let t = 0; t < v.optimalProb.length; t++) s.optimalTokenProb[t][k] = v.optimalProb[t];
+    recordEvaluation(s, run, k, evaluatePolicy(pb.env, pb.tree, pb.opt, sc.probs, sc.evalScratch, sc.value));
   }
 }
