@@ -2,6 +2,8 @@ import { defineConfig } from '@playwright/test';
 
 // Browser tests run against the built page (`vite build` first, see the test:e2e script) served by
 // `vite preview`. Chromium comes from the system (scripts/ensure-chromium.mjs); never `playwright install`.
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
 export default defineConfig({
   testDir: 'e2e',
   workers: 1,
@@ -13,11 +15,21 @@ export default defineConfig({
     baseURL: 'http://localhost:4173',
     video: 'off',
     screenshot: 'only-on-failure',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--enable-unsafe-webgpu'],
-    },
   },
+  projects: [
+    {
+      // WebGPU on: without a GPU, Chromium gives SwiftShader's software adapter.
+      name: 'webgpu',
+      testIgnore: /no-webgpu\.spec\.ts$/,
+      use: { launchOptions: { executablePath, args: ['--enable-unsafe-webgpu'] } },
+    },
+    {
+      // Chromium without the flag: navigator.gpu exists but returns no adapter.
+      name: 'no-webgpu',
+      testMatch: /no-webgpu\.spec\.ts$/,
+      use: { launchOptions: { executablePath, args: [] } },
+    },
+  ],
   webServer: {
     command: 'npx vite preview --port 4173 --strictPort',
     url: 'http://localhost:4173',

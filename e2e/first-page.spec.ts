@@ -21,7 +21,10 @@ test('the default experiment runs in Web Workers, streams the chart, and fills t
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('SeeUPO explorer');
   const progress = page.getByTestId('progress');
   await expect(progress).toHaveAttribute('aria-valuenow', '0');
-  await expect(page.getByTestId('backend-badge')).toHaveText(/^CPU executor · \d+ worker threads? · float64$/);
+  const badge = page.getByTestId('backend-badge');
+  await expect(badge).toHaveAttribute('data-executor', 'cpu');
+  await expect(page.getByTestId('backend-label')).toHaveText(/^CPU executor · \d+ worker threads? · float64$/);
+  await expect(page.getByTestId('backend-why')).toContainText('tabular policy: the CPU executor is the float64 reference');
   await expect(page.getByTestId('error-banner')).toHaveCount(0);
 
   // Watch every DOM change (a poll from here could miss a run that takes well under a second):

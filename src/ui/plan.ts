@@ -4,6 +4,7 @@ import { algorithmLabel } from '../core/algo/records';
 import { computeOptimum } from '../core/env/exact';
 import { buildTree } from '../core/env/tree';
 import { ENV_PRESETS } from '../core/env/presets';
+import { chooseExecutor, type ExecutorChoice } from '../core/run/choose';
 import { seriesColor } from './palette';
 
 export interface AlgorithmLine {
@@ -16,11 +17,13 @@ export interface AlgorithmLine {
 export interface Plan {
   config: unknown;
   exp: Experiment;
+  /** Which executor runs it, and why. */
+  choice: ExecutorChoice;
   algorithms: AlgorithmLine[];
   Jstar: number;
   /** Range of the mean rewards: J always lies inside it (the chart's y range). */
   rewardRange: [number, number];
-  /** Web Workers the run will use (one shard each). */
+  /** Web Workers a CPU-executor run will use (one shard each); the tensor executor uses one. */
   threads: number;
   envTitle: string | null;
   envDescription: string | null;
@@ -35,6 +38,7 @@ export function planExperiment(config: unknown = DEFAULT_CONFIG, threads: number
   return {
     config,
     exp,
+    choice: chooseExecutor(exp),
     algorithms: exp.algorithms.map((a, i) => ({ id: a.id, label: algorithmLabel(a), color: seriesColor(i) })),
     Jstar: computeOptimum(exp.env, buildTree(exp.env)).Jstar,
     rewardRange: [lo, hi],

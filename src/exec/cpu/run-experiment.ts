@@ -4,6 +4,7 @@ import { buildResult, type ExperimentResult } from '../../core/run/result';
 import type { RunSeries } from '../../core/run/series';
 import { computeOptimum } from '../../core/env/exact';
 import { buildTree } from '../../core/env/tree';
+import { chooseExecutor } from '../../core/run/choose';
 import { runShard, type ShardMessage, type ShardRequest } from './protocol';
 
 /** Starts one shard somewhere (this thread, a worker thread, a Web Worker). */
@@ -61,7 +62,7 @@ export function runOnCpu(exp: Experiment, config: unknown, opts: CpuRunOptions):
             buildResult(exp, Jstar, series, {
               executor: 'cpu',
               backend: null,
-              executorReason: 'tabular policy: the CPU executor is the float64 reference and the fastest path for small tables',
+              executorReason: chooseExecutor(exp).reason,
               threads: shards.length,
               wallSeconds: (performance.now() - t0) / 1000,
             }),

@@ -6,6 +6,9 @@ type Summary = ExperimentResult['algorithms'][number]['summary'];
 
 const DASH = '—';
 
+const where = (r: ExperimentResult) =>
+  r.executor === 'cpu' ? `on ${r.threads} worker ${r.threads === 1 ? 'thread' : 'threads'}` : `on the tensor executor (tfjs ${r.backend})`;
+
 function finalJ(s: Summary): string {
   const { mean, lo, hi } = s.finalJ;
   if (mean === null) return DASH;
@@ -23,7 +26,7 @@ function Row({ line, summary, seeds }: { line: AlgorithmLine; summary: Summary |
         <span className="swatch" style={{ background: line.color }} aria-hidden="true" />
         {line.label}
       </th>
-      <td data-metric="finalJ">{summary ? finalJ(summary) : DASH}</td>
+      <td data-metric="finalJ" data-value={summary?.finalJ.mean ?? undefined}>{summary ? finalJ(summary) : DASH}</td>
       <td data-metric="atOptimum">{atOpt}</td>
       <td data-metric="violations">{viol}</td>
       <td data-metric="itersTo95">{its}</td>
@@ -55,9 +58,9 @@ export function SummaryTable() {
           ))}
         </tbody>
       </table>
-      <p className="muted">
+      <p className="muted" data-testid="summary-note">
         {result
-          ? `J* = ${result.Jstar.toFixed(3)} · ${seeds} seeds × ${result.iterations} iterations · finished in ${result.wallSeconds.toFixed(2)} s on ${result.threads} worker threads.`
+          ? `J* = ${result.Jstar.toFixed(3)} · ${seeds} seeds × ${result.iterations} iterations · finished in ${result.wallSeconds.toFixed(2)} s ${where(result)}.`
           : 'Press Run to fill the table.'}
       </p>
     </section>

@@ -1,0 +1,58 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Collects console errors (page and workers) and uncaught page errors. */
+export function watchProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('worker', (w) =>
+    w.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`worker console (${w.url()}): ${m.text()}`);
+    }),
+  );
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  return problems;
+}
+
+export interface Settings {
+  policy?: 'tabular' | 'mlp';
+  mode?: 'sampled' | 'exact';
+  iterations?: number;
+  seeds?: number;
+  executor?: 'auto' | 'cpu' | 'tensor';
+  backend?: 'auto' | 'webgpu' | 'webgl' | 'wasm' | 'cpu';
+}
+
+/** Set the controls (each change is validated by the page) and check none was refused. */
+export async function configure(page: Page, s: Settings): Promise<void> {
+  for (const field of ['policy', 'mode', 'executor', 'backend'] as const)
+    if (s[field] !== undefined) await page.getByTestId(field).selectOption(s[field]!);
+  for (const field of ['iterations', 'seeds'] as const)
+    if (s[field] !== undefined) await page.getByTestId(field).fill(String(s[field]));
+  await expect(page.locator('.field-error')).toHaveCount(0);
+  await expect(page.getByTestId('run')).toBeEnabled();
+}
+
+/** Press Run and wait for every iteration; returns the wall time in seconds. */
+export async function runToEnd(page: Page, iterations: number, timeout = 60_000): Promise<number> {
+  const t0 = Date.now();
+  await page.getByTestId('run').click();
+  const progress = page.getByTestId('progress');
+  await expect(progress).toHaveAttribute('data-status', /^(done|error)$/, { timeout });
+  await expect(page.getByTestId('error-banner')).toHaveCount(0);
+  await expect(progress).toHaveAttribute('data-status', 'done');
+  await expect(progress).toHaveAttribute('aria-valuenow', String(iterations));
+  return (Date.now() - t0) / 1000;
+}
+
+/** Mean final J of each algorithm, at full precision, from the summary table. */
+export async function finalJ(page: Page): Promise<Record<string, number>> {
+  const rows = page.getByTestId('summary-table').locator('tbody tr[data-algorithm]');
+  const out: Record<string, number> = {};
+  for (const row of await rows.all()) {
+    const id = (await row.getAttribute('data-algorithm'))!;
+    out[id] = Number((await row.locator('[data-metric="finalJ"]').getAttribute('data-value')) ?? NaN);
+  }
+  return out;
+}

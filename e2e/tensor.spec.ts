@@ -1,0 +1,111 @@
+import { expect, test } from '@playwright/test';
+import { configure, finalJ, runToEnd, watchProblems } from './helpers';
+
+// Runs in Chromium with --enable-unsafe-webgpu: WebGPU is SwiftShader's software adapter here.
+const ITERATIONS = 30;
+const ALGORITHMS = 9;
+const TOLERANCE = 2e-3;
+
+test('exact tabular runs on the tensor executor (webgpu, then webgl) match the CPU executor', async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto('/');
+  await configure(page, { mode: 'exact', seeds: 2, iterations: ITERATIONS });
+  const badge = page.getByTestId('backend-badge');
+  await expect(badge).toHaveAttribute('data-executor', 'cpu');
+
+  const cpuSeconds = await runToEnd(page, ITERATIONS);
+  const cpu = await finalJ(page);
+  expect(Object.keys(cpu)).toHaveLength(ALGORITHMS);
+  for (const v of Object.values(cpu)) expect(v).toBeGreaterThanOrEqual(0);
+  console.log(`cpu executor: ${cpuSeconds.toFixed(2)} s`);
+
+  for (const backend of ['webgpu', 'webgl'] as const) {
+    await configure(page, { backend });
+    await expect(badge).toHaveAttribute('data-executor', 'tensor');
+    await expect(badge).toHaveAttribute('data-backend', 'pending');
+    await expect(badge).toContainText(`because backend ${backend} was asked for`);
+    const seconds = await runToEnd(page, ITERATIONS);
+    console.log(`tensor executor on ${backend}: ${seconds.toFixed(2)} s`);
+    await expect(badge).toHaveAttribute('data-backend', backend);
+    await expect(page.getByTestId('backend-label')).toContainText(`Tensor executor · tfjs ${backend}`);
+    await expect(page.getByTestId('backend-why')).toContainText(`asked for ${backend}`);
+    await expect(page.getByTestId('backend-why')).toContainText(`using ${backend}`);
+    if (backend === 'webgpu') await expect(page.getByTestId('backend-label')).toContainText('swiftshader (software fallback)');
+    await expect(page.getByTestId('chart-return').locator('.recharts-line path.recharts-line-curve')).toHaveCount(ALGORITHMS);
+    await expect(page.getByTestId('summary-note')).toContainText(`on the tensor executor (tfjs ${backend})`);
+    const tensor = await finalJ(page);
+    for (const [id, j] of Object.entries(cpu)) {
+      expect(tensor[id], `${id} on ${backend}: tensor ${tensor[id]} vs cpu ${j}`).toBeGreaterThanOrEqual(j - TOLERANCE);
+      expect(tensor[id], `${id} on ${backend}: tensor ${tensor[id]} vs cpu ${j}`).toBeLessThanOrEqual(j + TOLERANCE);
+    }
+  }
+  expect(problems).toEqual([]);
+});
+
+test('an MLP policy on auto prefers wasm over the software WebGPU adapter and says why', async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto('/');
+  await configure(page, { policy: 'mlp', mode: 'exact', seeds: 2, iterations: 20 });
+  const badge = page.getByTestId('backend-badge');
+  await expect(badge).toHaveAttribute('data-executor', 'tensor');
+  await expect(badge).toContainText('MLP policy');
+  await runToEnd(page, 20);
+  await expect(badge).toHaveAttribute('data-backend', 'wasm');
+  await expect(page.getByTestId('backend-why')).toContainText(
+    'WebGPU adapter is a software fallback (google swiftshader); wasm is faster here',
+  );
+  for (const j of Object.values(await finalJ(page))) {
+    expect(j).toBeGreaterThanOrEqual(0);
+    expect(j).toBeLessThanOrEqual(1);
+  }
+  expect(problems).toEqual([]);
+});
+
+test('a bad value is refused beside its control and never starts a run', async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto('/');
+  const run = page.getByTestId('run');
+  await page.getByTestId('iterations').fill('0');
+  await expect(page.getByTestId('iterations-error')).toHaveText('iterations: must be an integer from 1 to 100000, got 0');
+  await expect(page.getByTestId('iterations')).toHaveAttribute('aria-invalid', 'true');
+  await expect(run).toBeDisabled();
+  await run.click({ force: true });
+  await expect(page.getByTestId('progress')).toHaveAttribute('data-status', 'idle');
+
+  await page.getByTestId('iterations').fill('10');
+  await page.getByTestId('seeds').fill('2.5');
+  await expect(page.getByTestId('iterations-error')).toHaveCount(0);
+  await expect(page.getByTestId('seeds-error')).toContainText('seeds: must be an integer');
+  await expect(run).toBeDisabled();
+  await page.getByTestId('seeds').fill('2');
+  await expect(page.locator('.field-error')).toHaveCount(0);
+  await expect(run).toBeEnabled();
+
+  // A combination resolveConfig refuses: the CPU executor runs tabular policies only.
+  await page.getByTestId('policy').selectOption('mlp');
+  await page.getByTestId('executor').selectOption('cpu');
+  await expect(page.getByTestId('executor-error')).toContainText(/^executor: /);
+  await expect(run).toBeDisabled();
+  await page.getByTestId('executor').selectOption('auto');
+  await expect(page.locator('.field-error')).toHaveCount(0);
+  await expect(run).toBeEnabled();
+  await expect(page.getByTestId('error-banner')).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
+test('Stop terminates a running tensor-executor run', async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto('/');
+  await configure(page, { mode: 'exact', seeds: 2, iterations: 500, backend: 'webgl' });
+  await page.getByTestId('run').click();
+  const progress = page.getByTestId('progress');
+  await expect(progress).not.toHaveAttribute('aria-valuenow', '0', { timeout: 30_000 });
+  await page.getByTestId('stop').click();
+  await expect(progress).toHaveAttribute('data-status', 'stopped');
+  await expect(page.getByTestId('run')).toBeEnabled();
+  const at = await progress.getAttribute('aria-valuenow');
+  await page.waitForTimeout(1500);
+  await expect(progress).toHaveAttribute('aria-valuenow', at!);
+  expect(page.workers()).toHaveLength(0);
+  expect(problems).toEqual([]);
+});
