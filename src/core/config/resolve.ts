@@ -182,7 +182,7 @@ export function resolveConfig(raw: unknown): Experiment {
     seeds: c.seeds ?? DEFAULTS.seeds,
     seed: c.seed ?? DEFAULTS.seed,
     groupSize: c.groupSize ?? DEFAULTS.groupSize,
-    optimizer: c.optimizer ?? DEFAULTS.optimizer,
+    optimizer: { ...(c.optimizer ?? DEFAULTS.optimizer) }, // a copy: a hot change writes to it
     algorithms,
     executor: c.executor ?? DEFAULTS.executor,
     backend: c.backend ?? null,

@@ -13,8 +13,11 @@ export interface StepMetrics {
   gradNorm: number;
 }
 
-/** One iteration of algorithms.md §3 for one tabular run: rollouts, advantages, update. */
-export function iterate(pb: Problem, run: RunState, sc: Scratch, out: StepMetrics): void {
+/**
+ * One iteration of algorithms.md §3 for one tabular run: rollouts, advantages, update.
+ * `onTurn` (sequential rules) is called after each turn's update, with the turn just updated.
+ */
+export function iterate(pb: Problem, run: RunState, sc: Scratch, out: StepMetrics, onTurn?: (turn: number) => void): void {
   if (pb.exact) weighEnumeration(pb, run, sc);
   else sampleRollouts(pb, run, sc);
   const b = sc.batch;
@@ -32,7 +35,7 @@ export function iterate(pb: Problem, run: RunState, sc: Scratch, out: StepMetric
       break;
     case 'sequential':
       clearGradient(sc.grad, pb.tree.V, b.nodes, 0, b.nNodes);
-      sequentialUpdate(pb, run, sc, stats);
+      sequentialUpdate(pb, run, sc, stats, onTurn);
       break;
   }
   out.clipFraction = stats.clipDen > 0 ? stats.clipNum / stats.clipDen : 0;

@@ -127,7 +127,7 @@ export function ppuUpdate(pb: Problem, run: RunState, sc: Scratch, stats: Update
  * (reverse = backward induction), each turn's clipped objective multiplied by M, the
  * product of the probability ratios of the turns already updated.
  */
-export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats: UpdateStats): void {
+export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats: UpdateStats, onTurn?: (turn: number) => void): void {
   const b = sc.batch;
   const { L, T, V, N } = pb.tree;
   const { order, turnRatio, mCorrection, mClip } = run.algo;
@@ -138,7 +138,10 @@ export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats:
     const k1 = k0 + L;
     const term: Term = { k0, k1, ratio: turnRatio, advantage: b.advTok, stride: N, offset: k0, M: mCorrection ? M : null, turn: t };
     runEpochs(pb, run, sc, term, stats, false);
-    if (!mCorrection) continue;
+    if (!mCorrection) {
+      onTurn?.(t);
+      continue;
+    }
     // M ← M · (π_θ / π_old)(a_t): the whole turn's true ratio at the parameters just reached.
     refreshLogZ(run.theta, V, b.nodes, nodesFrom(sc, t), nodesTo(sc, t), sc.logZ);
     for (let i = 0; i < b.n; i++) {
@@ -150,6 +153,7 @@ export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats:
       M[i] *= Math.exp(logRatio);
       if (mClip !== null) M[i] = Math.min(Math.max(M[i], 1 - mClip), 1 + mClip);
     }
+    onTurn?.(t);
   }
   // GAE's critic: one step per epoch (§3), as for the simultaneous rules
   for (let e = 0; e < run.algo.epochs; e++) criticStep(pb, run, sc, run.algo.criticLr ?? pb.exp.optimizer.lr);

@@ -5,6 +5,7 @@ import { evaluateRun, iterate, type StepMetrics } from './iterate';
 import type { Experiment } from '../../core/config/resolve';
 import { makeRunSeries, recordEvaluation, type RunSeries } from '../../core/run/series';
 import type { RunSpec } from '../../core/run/partition';
+import type { TurnRecord } from '../../core/run/turns';
 
 export type { RunSpec };
 
@@ -39,24 +40,44 @@ export class CpuShard {
     return this.iteration >= this.pb.exp.iterations;
   }
 
-  /** Advance every run by one iteration. */
-  step(): void {
-    if (this.done) return;
+  /**
+   * Advance every run by one iteration. With `turns`, also evaluate each run after every
+   * turn's update (sequential rules) and return what each run did turn by turn.
+   */
+  step(turns = false): TurnRecord[] | null {
+    if (this.done) return null;
     const k = this.iteration;
+    const records: TurnRecord[] = [];
     for (let r = 0; r < this.runs.length; r++) {
       const run = this.runs[r];
       const s = this.series[r];
+      const rec: TurnRecord = { turns: [], J: [], optimalProb: [] };
+      records.push(rec);
       if (run.diverged !== null) continue;
       const t0 = performance.now();
-      iterate(this.pb, run, this.sc, this.m);
+      const onTurn = turns
+        ? (t: number) => {
+            const v = evaluateRun(this.pb, run, this.sc);
+            rec.turns.push(t);
+            rec.J.push(v.J);
+            rec.optimalProb.push(Array.from(v.optimalProb));
+          }
+        : undefined;
+      iterate(this.pb, run, this.sc, this.m, onTurn);
       s.kl[k] = this.m.kl;
       s.clipFraction[k] = this.m.clipFraction;
       s.zeroVarianceGroups[k] = this.m.zeroVarianceGroups;
       s.gradNorm[k] = this.m.gradNorm;
       this.record(run, s, k + 1);
       s.wallMs[k] = performance.now() - t0;
+      if (turns && rec.turns.length === 0) {
+        rec.turns.push(-1);
+        rec.J.push(s.J[k + 1]);
+        rec.optimalProb.push(s.optimalTokenProb.map((p) => p[k + 1]));
+      }
     }
     this.iteration = k + 1;
+    return turns ? records : null;
   }
 
   private record(run: RunState, s: RunSeries, k: number): void {

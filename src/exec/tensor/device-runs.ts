@@ -35,7 +35,7 @@ export function makeDeviceRuns(exp: Experiment, specs: RunSpec[], init: { table:
   const tabular = 'table' in init;
   const adam = exp.optimizer.kind === 'adam';
   const algo = (s: RunSpec) => exp.algorithms[s.algoIndex];
-  const eps = specs.map((s) => (algo(s).rule === 'reinforce' ? 1e30 : algo(s).clip)); // REINFORCE: never clipped
+  const eps = clipsOf(exp, specs);
   const mClip = specs.map((s) => algo(s).mClip);
   return {
     policy: tabular ? tabularPolicy : mlpPolicy(init.shape),
@@ -53,6 +53,22 @@ export function makeDeviceRuns(exp: Experiment, specs: RunSpec[], init: { table:
     adamCounts: adam ? specs.map(() => new Int32Array(tabular ? exp.env.turns : 1)) : null,
     perTurnAdam: tabular,
   };
+}
+
+/** Each run's ε (REINFORCE: never clipped). */
+function clipsOf(exp: Experiment, specs: RunSpec[]): number[] {
+  return specs.map((s) => (exp.algorithms[s.algoIndex].rule === 'reinforce' ? 1e30 : exp.algorithms[s.algoIndex].clip));
+}
+
+/** Re-read the learning rate and clips from `exp` (changed while the experiment runs). */
+export function refreshHyper(d: DeviceRuns, exp: Experiment, specs: RunSpec[]): void {
+  const eps = clipsOf(exp, specs);
+  const R = specs.length;
+  tf.dispose([d.consts.lo, d.consts.hi, d.consts.eps]);
+  d.consts.lo = tf.tensor3d(eps.map((e) => 1 - e), [R, 1, 1]);
+  d.consts.hi = tf.tensor3d(eps.map((e) => 1 + e), [R, 1, 1]);
+  d.consts.eps = tf.tensor3d(eps, [R, 1, 1]);
+  d.opt.lr = exp.optimizer.lr;
 }
 
 export function disposeDeviceRuns(d: DeviceRuns): void {

@@ -8,7 +8,7 @@ import { Purpose, Rng, streamKey } from '../../core/rng';
 import { makeRunSeries, type RunSeries } from '../../core/run/series';
 import type { AlgorithmRecord } from '../../core/algo/records';
 import { disposeBatch, updateRuns, uploadBatch, type DeviceRuns } from './device-iteration';
-import { disposeDeviceRuns, makeDeviceRuns, mlpShape } from './device-runs';
+import { disposeDeviceRuns, makeDeviceRuns, refreshHyper, mlpShape } from './device-runs';
 import { activeInputs, featureEncoder, inputSize } from './features';
 import { makeHostBatch, type HostBatch } from './host';
 import { sampleTokens, sequenceIndex } from './mc-sampler';
@@ -227,6 +227,11 @@ export class McShard {
           out[r * tree.T + t] += prod / C;
         }
     return out;
+  }
+
+  /** Apply a learning rate or clips changed in `exp` while the experiment runs. */
+  refreshHyper(): void {
+    refreshHyper(this.dev, this.exp, this.specs);
   }
 
   dispose(): void {

@@ -7,7 +7,7 @@ import { buildProblem, type Problem } from '../cpu/problem';
 import { makeScratch, type Scratch } from '../cpu/scratch';
 import { makeRun, type RunState } from '../cpu/state';
 import { disposeBatch, updateRuns, uploadBatch, type DeviceRuns } from './device-iteration';
-import { disposeDeviceRuns, makeDeviceRuns, mlpShape } from './device-runs';
+import { disposeDeviceRuns, makeDeviceRuns, refreshHyper, mlpShape } from './device-runs';
 import { featureEncoder, inputSize, nodeInputs, oneHotNodeEncoder, oneHotNodeInputs } from './features';
 import { makeHostBatch, prepareRun, visitKl, type HostBatch } from './host';
 import type { Rows, TensorPolicy } from './policy';
@@ -150,6 +150,11 @@ export class TensorShard {
   }
 
   /** Frees every tensor the shard holds. */
+  /** Apply a learning rate or clips changed in `exp` while the experiment runs. */
+  refreshHyper(): void {
+    refreshHyper(this.dev, this.exp, this.specs);
+  }
+
   dispose(): void {
     disposeDeviceRuns(this.dev);
     if (this.allRows.kind === 'shared' && this.allRows.X) this.allRows.X.dispose();

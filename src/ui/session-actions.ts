@@ -1,0 +1,338 @@
+import { allRuns, partitionRuns } from '../core/run/partition';
+import { makeRunSeries } from '../core/run/series';
+import type { TurnRecord } from '../core/run/turns';
+import { connectCpuWorker, connectTensorWorker } from '../worker/browser-session';
+import { Session } from '../worker/session-client';
+import { TURN_STEP_NEEDS_CPU } from '../worker/tensor-session';
+import { isHotPath, setPath } from './draft';
+import type { Live, MetricName, TurnStep, XAxis } from './live';
+import type { Plan } from './plan';
+import { checkDraft, isValid, useApp, type Draft, type Theme } from './store';
+
+// What the page's buttons and controls do. Every command to the workers goes through one
+// queue, so a burst of presses is performed in order; the status changes at once.
+
+let session: Session | null = null;
+let queue: Promise<unknown> = Promise.resolve();
+/** While stepping turn by turn, the iteration the charts stop at (the one being stepped). */
+let holdAt: number | null = null;
+let turnRecords: { iteration: number; records: TurnRecord[] } | null = null;
+let frame: number | null = null;
+/** (time, iteration) while running, for iterations per second. */
+let rate: { t: number; k: number }[] = [];
+let runningSince: number | null = null;
+let elapsedBefore = 0;
+/** Bumped by Reset: queued tasks of an older generation do nothing. */
+let generation = 0;
+
+const set = useApp.setState;
+const get = useApp.getState;
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+function enqueue(task: () => Promise<unknown> | unknown): Promise<unknown> {
+  const g = generation;
+  queue = queue
+    .then(() => (g === generation ? task() : undefined))
+    .catch((e) => {
+      if (g === generation) fail(message(e));
+    });
+  return queue;
+}
+
+/** Let the workers run to the end without holding the queue (Pause interrupts them). */
+function runToEnd(): void {
+  startClock();
+  session!.runTo(null).catch(() => undefined);
+}
+
+function fail(msg: string): void {
+  session?.close();
+  session = null;
+  stopClock();
+  set({ status: 'error', error: msg });
+}
+
+function startClock(): void {
+  if (runningSince === null) runningSince = performance.now();
+  rate = [];
+}
+
+function stopClock(): void {
+  if (runningSince !== null) elapsedBefore += (performance.now() - runningSince) / 1000;
+  runningSince = null;
+}
+
+/** Push what the workers streamed to the store, at most once per animation frame. */
+function requestFrame(): void {
+  if (frame !== null) return;
+  const raf = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (f: FrameRequestCallback) => setTimeout(() => f(performance.now()), 16);
+  frame = raf(() => {
+    frame = null;
+    publish();
+  }) as unknown as number;
+}
+
+function publish(): void {
+  const s = get();
+  if (!s.live || !session) return;
+  const reached = session.iteration;
+  s.live.iteration = Math.max(0, holdAt === null ? reached : Math.min(reached, holdAt));
+  const now = performance.now();
+  if (runningSince !== null) {
+    rate.push({ t: now, k: reached });
+    while (rate.length > 2 && now - rate[0].t > 2000) rate.shift();
+  }
+  const first = rate[0], last = rate[rate.length - 1];
+  const itPerSec = first && last && last.t - first.t > 200 ? ((last.k - first.k) * 1000) / (last.t - first.t) : s.itPerSec;
+  const elapsed = elapsedBefore + (runningSince !== null ? (now - runningSince) / 1000 : 0);
+  set({ iteration: s.live.iteration, version: s.version + 1, itPerSec, elapsed });
+}
+
+function emptyLive(plan: Plan): Live {
+  const { exp } = plan;
+  const runs = [];
+  for (let a = 0; a < exp.algorithms.length; a++) for (let s = 0; s < exp.seeds; s++) runs.push(makeRunSeries(exp, a, s));
+  return { runs, iteration: 0, changes: [] };
+}
+
+/** Start workers for the current plan (paused at iteration 0); resolves when every one is ready. */
+function openSession(plan: Plan): Promise<void> {
+  session?.close();
+  const live = emptyLive(plan);
+  holdAt = null;
+  turnRecords = null;
+  elapsedBefore = 0;
+  runningSince = null;
+  rate = [];
+  const tensor = plan.choice.executor === 'tensor';
+  const parts = tensor ? [allRuns(plan.exp)] : partitionRuns(allRuns(plan.exp), plan.threads);
+  set({ live, iteration: 0, total: plan.exp.iterations, version: get().version + 1, turnStep: null, backend: null, itPerSec: null, elapsed: 0, error: null });
+  return new Promise((resolve, reject) => {
+    const s = new Session(plan.exp, plan.config, live, parts, tensor ? connectTensorWorker : connectCpuWorker, {
+      ready: (backend) => {
+        if (session !== s) return;
+        set({ backend });
+        s.speed(get().speed);
+        resolve();
+      },
+      data: () => {
+        if (session === s) requestFrame();
+      },
+      finished: () => {
+        if (session !== s) return;
+        stopClock();
+        publish();
+        set({ status: 'done' });
+      },
+      error: (msg) => {
+        if (session !== s) return;
+        const where = tensor ? 'tensor' : 'CPU';
+        fail(`The run failed on the ${where} executor: ${msg}`);
+        reject(new Error(msg));
+      },
+    });
+    session = s;
+  });
+}
+
+const hasSession = () => session !== null && !session.finished;
+
+/** Run (or resume) to the end. */
+export function startRun(): void {
+  const s = get();
+  if (s.status === 'running' || !isValid(s)) return;
+  const plan = s.plan!;
+  const fresh = !hasSession();
+  set({ status: 'running', notice: null });
+  enqueue(async () => {
+    if (fresh) await openSession(plan);
+    releaseTurnHold();
+    if (get().status === 'running') runToEnd();
+  });
+}
+
+/** Pause at once: workers stop within one slice and line up on one iteration. */
+export function pauseRun(): void {
+  if (get().status !== 'running') return;
+  set({ status: 'paused' });
+  stopClock();
+  enqueue(async () => {
+    await session?.align();
+    publish();
+  });
+}
+
+/** Perform exactly one iteration of every run. */
+export function stepOnce(): void {
+  const s = get();
+  if (!isValid(s) || s.status === 'running' || (session?.finished ?? false)) return;
+  const plan = s.plan!;
+  set({ status: 'paused', notice: null });
+  enqueue(async () => {
+    if (!hasSession()) await openSession(plan);
+    releaseTurnHold();
+    const m = await session!.align();
+    if (m >= plan.exp.iterations) return;
+    await session!.runTo(m + 1);
+    publish();
+    if (session?.finished) set({ status: 'done' });
+  });
+}
+
+/** Why "Step one turn" is unavailable for the current plan, or null. */
+export function turnStepBlocked(plan: Plan | null): string | null {
+  if (!plan) return 'the settings are invalid';
+  if (plan.choice.executor === 'tensor') return TURN_STEP_NEEDS_CPU;
+  return null;
+}
+
+/**
+ * Perform the next turn's update: the workers compute the iteration once, recording every
+ * run's policy after each turn's update; each press shows the next turn of it.
+ */
+export function stepTurn(): void {
+  const s = get();
+  if (!isValid(s) || s.status === 'running' || turnStepBlocked(s.plan) || (session?.finished ?? false)) return;
+  const plan = s.plan!;
+  set({ status: 'paused', notice: null });
+  enqueue(async () => {
+    const current = get().turnStep;
+    if (current && turnRecords && current.done < current.turns) {
+      showTurn(plan, current.done + 1);
+      return;
+    }
+    if (!hasSession()) await openSession(plan);
+    releaseTurnHold();
+    const m = await session!.align();
+    if (m >= plan.exp.iterations) return;
+    holdAt = m;
+    turnRecords = await session!.turns();
+    showTurn(plan, 1);
+  });
+}
+
+function showTurn(plan: Plan, done: number): void {
+  const { exp } = plan;
+  const T = exp.env.turns;
+  const recs = turnRecords!;
+  const algorithms: TurnStep['algorithms'] = exp.algorithms.map((_, a) => {
+    const updated: (number | 'all' | null)[] = [];
+    let J = 0, n = 0;
+    const prob = new Array<number>(T).fill(0);
+    for (let seed = 0; seed < exp.seeds; seed++) {
+      const r = recs.records[a * exp.seeds + seed];
+      if (!r || r.turns.length === 0) {
+        updated.push(null);
+        continue;
+      }
+      const together = r.turns[0] === -1;
+      const i = together ? 0 : Math.min(done, r.turns.length) - 1;
+      updated.push(together ? (done === 1 ? 'all' : null) : r.turns[i]);
+      J += r.J[i];
+      r.optimalProb[i].forEach((p, t) => (prob[t] += p));
+      n++;
+    }
+    return { updated, J: n ? J / n : NaN, optimalProb: prob.map((p) => (n ? p / n : NaN)) };
+  });
+  if (done >= T) holdAt = null;
+  set({ turnStep: { iteration: recs.iteration, done, turns: T, algorithms } });
+  publish();
+  if (session?.finished) set({ status: 'done' });
+}
+
+/** Leave turn-by-turn mode: the stepped iteration is shown whole. */
+function releaseTurnHold(): void {
+  holdAt = null;
+  turnRecords = null;
+  if (get().turnStep) set({ turnStep: null });
+}
+
+/** Stop and clear: the next Run starts from iteration 0. */
+export function resetRun(): void {
+  session?.close();
+  session = null;
+  generation++;
+  queue = Promise.resolve();
+  holdAt = null;
+  turnRecords = null;
+  stopClock();
+  elapsedBefore = 0;
+  const s = get();
+  set({ status: 'idle', live: null, iteration: 0, total: s.plan?.exp.iterations ?? 0, version: s.version + 1, turnStep: null, itPerSec: null, elapsed: 0, error: null });
+}
+
+function hotValues(path: string, value: number, plan: Plan): { lr?: number; clips?: (number | null)[] } {
+  if (path === 'optimizer.lr') return { lr: value };
+  const i = Number(/^algorithms\[(\d+)\]\.clip$/.exec(path)![1]);
+  return { clips: plan.exp.algorithms.map((_, j) => (j === i ? value : null)) };
+}
+
+/**
+ * Change one control. Invalid values only show their message. A valid learning rate or clip
+ * applies to the running experiment from the next iteration ("hot"); any other valid change
+ * restarts it ("cold"), or just replaces the plan when nothing is running.
+ */
+export function setDraftValue(path: string, value: unknown): void {
+  applyDraft(setPath(get().draft, path, value) as Draft, path);
+}
+
+/** Replace the whole draft (structural edits: add/remove an algorithm, switch the environment). */
+export function replaceDraft(draft: Draft): void {
+  applyDraft(draft, null);
+}
+
+function applyDraft(draft: Draft, path: string | null): void {
+  const before = get();
+  const checked = checkDraft(draft);
+  if (!checked.plan) {
+    set({ draft, fieldErrors: checked.fieldErrors, configError: checked.configError });
+    return;
+  }
+  const plan = checked.plan;
+  const active = session !== null && (before.status === 'running' || before.status === 'paused') && !session.finished;
+  if (active && path !== null && isHotPath(path) && before.plan) {
+    const oldValue = path === 'optimizer.lr' ? before.plan.exp.optimizer.lr : before.plan.exp.algorithms[Number(/\d+/.exec(path)![0])]?.clip;
+    const newValue = path === 'optimizer.lr' ? plan.exp.optimizer.lr : plan.exp.algorithms[Number(/\d+/.exec(path)![0])]?.clip;
+    const running = before.status === 'running';
+    set({ draft, fieldErrors: {}, configError: null, plan });
+    if (oldValue === newValue || newValue === undefined || oldValue === undefined) return;
+    enqueue(async () => {
+      const at = await session!.align();
+      session!.hot(at, hotValues(path, newValue, plan));
+      get().live?.changes.push({ iteration: at, path, from: oldValue, to: newValue });
+      set({ notice: `Applied without restarting: ${path} ${oldValue} → ${newValue} from iteration ${at}.`, version: get().version + 1 });
+      if (running && get().status === 'running') runToEnd();
+    });
+    return;
+  }
+  const restart = active;
+  resetRun();
+  set({ draft, plan, fieldErrors: {}, configError: null, total: plan.exp.iterations, status: 'idle' });
+  if (restart) {
+    const what = path ?? 'The algorithms or environment';
+    if (before.status === 'running') {
+      set({ notice: `${what} changed: the experiment restarted from iteration 0 (this setting cannot change mid-run).` });
+      startRun();
+    } else set({ notice: `${what} changed: the experiment was reset to iteration 0 (this setting cannot change mid-run); press Run.` });
+  }
+}
+
+export function setSpeed(speed: number): void {
+  set({ speed });
+  session?.speed(speed);
+}
+
+export const setXAxis = (xAxis: XAxis) => set({ xAxis });
+export const setMetric = (metric: MetricName) => set({ metric });
+
+export function setTheme(theme: Theme): void {
+  set({ theme });
+  try {
+    if (theme === 'system') globalThis.localStorage?.removeItem('seeupo-theme');
+    else globalThis.localStorage?.setItem('seeupo-theme', theme);
+  } catch {
+    // storage refused (private mode): the choice lasts for this page only
+  }
+}
+
+export const toggleHelp = (open?: boolean) => set({ helpOpen: open ?? !get().helpOpen });

@@ -1,0 +1,37 @@
+import type { RunSpec } from '../core/run/partition';
+import type { TurnRecord } from '../core/run/turns';
+import type { BackendReport } from '../exec/tensor/backend';
+
+// An interactive session between the page and one worker that owns some runs of an
+// experiment. The page can run, pause, run up to an iteration, perform one iteration turn by
+// turn, change the learning rate or clips at an iteration, and set the speed.
+
+export interface HotValues {
+  lr?: number;
+  /** New clip per algorithm index (null: unchanged). */
+  clips?: (number | null)[];
+}
+
+export type SessionCommand =
+  | { type: 'init'; config: unknown; specs: RunSpec[] }
+  /** Compute until `until` iterations are done (null: the end), then report 'paused' (or 'done'). */
+  | { type: 'go'; seq: number; until: number | null }
+  | { type: 'pause'; seq: number }
+  /** Perform the next iteration turn by turn (the worker must be paused). */
+  | { type: 'turns'; seq: number }
+  /** Apply these values before computing iteration `at` (→ at + 1). */
+  | { type: 'hot'; at: number; values: HotValues }
+  /** Iterations per second; 0 = as fast as possible. */
+  | { type: 'speed'; speed: number };
+
+export type SessionEvent =
+  /** `runs`: [algoIndex, seedIndex] of the worker's runs, in the order of its data blocks. */
+  | { type: 'ready'; iteration: number; backend: BackendReport | null; Jstar: number; runs: [number, number][] }
+  /** Metrics for iterations (from, to] of every run this worker owns (see series-block.ts). */
+  | { type: 'data'; from: number; to: number; block: Float64Array; diverged: (number | null)[] }
+  /** Stopped at `iteration`; `seq`: the latest command it had read. */
+  | { type: 'paused'; seq: number; iteration: number }
+  | { type: 'turns'; seq: number; iteration: number; records: TurnRecord[] }
+  | { type: 'applied'; iteration: number }
+  | { type: 'done'; seq: number; iteration: number }
+  | { type: 'error'; message: string };

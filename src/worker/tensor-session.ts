@@ -1,0 +1,49 @@
+import { needsMonteCarlo, resolveConfig } from '../core/config/resolve';
+import type { BackendName, BackendReport } from '../exec/tensor/backend';
+import { McShard } from '../exec/tensor/mc-shard';
+import { groupByShape } from '../exec/tensor/run-experiment';
+import { TensorShard } from '../exec/tensor/shard';
+import { applyHotValues } from './cpu-session';
+import type { MakeSteppable } from './session-host';
+
+export const TURN_STEP_NEEDS_CPU = 'Step one turn needs the CPU executor (a tabular policy): the tensor executor performs whole iterations';
+
+/**
+ * The tensor executor's shards (one per update shape) as a session's runs, after selecting
+ * a tfjs backend with `select` (browser or Node registration).
+ */
+export function makeTensorSteppable(select: (asked: BackendName | null) => Promise<BackendReport>): MakeSteppable {
+  return async (config) => {
+    const exp = resolveConfig(config);
+    const backend = await select(exp.backend);
+    const monteCarlo = exp.policy.kind === 'mlp' && needsMonteCarlo(exp.env);
+    const shards: (TensorShard | McShard)[] = [];
+    try {
+      for (const specs of groupByShape(exp)) shards.push(monteCarlo ? new McShard(exp, specs) : new TensorShard(exp, specs));
+      for (const s of shards) await s.init();
+    } catch (e) {
+      shards.forEach((s) => s.dispose());
+      throw e;
+    }
+    return {
+      series: shards.flatMap((s) => s.series),
+      get iteration() {
+        return shards[0].iteration;
+      },
+      total: exp.iterations,
+      turns: exp.env.turns,
+      Jstar: shards[0].Jstar,
+      backend,
+      async step(turns) {
+        if (turns) throw new Error(TURN_STEP_NEEDS_CPU);
+        for (const s of shards) await s.step();
+        return null;
+      },
+      applyHot(v) {
+        applyHotValues(exp, v);
+        shards.forEach((s) => s.refreshHyper());
+      },
+      dispose: () => shards.forEach((s) => s.dispose()),
+    };
+  };
+}
