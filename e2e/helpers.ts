@@ -26,10 +26,16 @@ export interface Settings {
 
 /** Set the controls (each change is validated by the page) and check none was refused. */
 export async function configure(page: Page, s: Settings): Promise<void> {
-  for (const field of ['policy', 'mode', 'executor', 'backend'] as const)
-    if (s[field] !== undefined) await page.getByTestId(field).selectOption(s[field]!);
+  if (s.policy !== undefined) await page.getByTestId('field-policy.kind').selectOption(s.policy);
+  if (s.mode !== undefined) await page.getByTestId('field-mode').selectOption(s.mode);
+  if (s.executor !== undefined || s.backend !== undefined) {
+    const menu = page.locator('.force-menu');
+    if (!(await menu.evaluate((d) => (d as HTMLDetailsElement).open))) await menu.locator('summary').click();
+  }
+  if (s.executor !== undefined) await page.getByTestId('field-executor').selectOption(s.executor);
+  if (s.backend !== undefined) await page.getByTestId('field-backend').selectOption(s.backend);
   for (const field of ['iterations', 'seeds'] as const)
-    if (s[field] !== undefined) await page.getByTestId(field).fill(String(s[field]));
+    if (s[field] !== undefined) await page.getByTestId(`field-${field}`).fill(String(s[field]));
   await expect(page.locator('.field-error')).toHaveCount(0);
   await expect(page.getByTestId('run')).toBeEnabled();
 }

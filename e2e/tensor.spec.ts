@@ -65,47 +65,51 @@ test('a bad value is refused beside its control and never starts a run', async (
   const problems = watchProblems(page);
   await page.goto('/');
   const run = page.getByTestId('run');
-  await page.getByTestId('iterations').fill('0');
-  await expect(page.getByTestId('iterations-error')).toHaveText('iterations: must be an integer from 1 to 100000, got 0');
-  await expect(page.getByTestId('iterations')).toHaveAttribute('aria-invalid', 'true');
+  await page.getByTestId('field-iterations').fill('0');
+  await expect(page.getByTestId('error-iterations')).toHaveText('iterations: must be an integer from 1 to 100000, got 0');
+  await expect(page.getByTestId('field-iterations')).toHaveAttribute('aria-invalid', 'true');
   await expect(run).toBeDisabled();
   await run.click({ force: true });
   await expect(page.getByTestId('progress')).toHaveAttribute('data-status', 'idle');
 
-  await page.getByTestId('iterations').fill('10');
-  await page.getByTestId('seeds').fill('2.5');
-  await expect(page.getByTestId('iterations-error')).toHaveCount(0);
-  await expect(page.getByTestId('seeds-error')).toContainText('seeds: must be an integer');
+  await page.getByTestId('field-iterations').fill('10');
+  await page.getByTestId('field-seeds').fill('2.5');
+  await expect(page.getByTestId('error-iterations')).toHaveCount(0);
+  await expect(page.getByTestId('error-seeds')).toContainText('seeds: must be an integer');
   await expect(run).toBeDisabled();
-  await page.getByTestId('seeds').fill('2');
+  await page.getByTestId('field-seeds').fill('2');
   await expect(page.locator('.field-error')).toHaveCount(0);
   await expect(run).toBeEnabled();
 
   // A combination resolveConfig refuses: the CPU executor runs tabular policies only.
-  await page.getByTestId('policy').selectOption('mlp');
-  await page.getByTestId('executor').selectOption('cpu');
-  await expect(page.getByTestId('executor-error')).toContainText(/^executor: /);
+  await configure(page, { policy: 'mlp' });
+  await page.locator('.force-menu summary').click();
+  await page.getByTestId('field-executor').selectOption('cpu');
+  await expect(page.getByTestId('error-executor')).toContainText(/^executor: /);
   await expect(run).toBeDisabled();
-  await page.getByTestId('executor').selectOption('auto');
+  await page.getByTestId('field-executor').selectOption('auto');
   await expect(page.locator('.field-error')).toHaveCount(0);
   await expect(run).toBeEnabled();
   await expect(page.getByTestId('error-banner')).toHaveCount(0);
   expect(problems).toEqual([]);
 });
 
-test('Stop terminates a running tensor-executor run', async ({ page }) => {
+test('Pause stops a running tensor-executor run at once; Reset ends its worker', async ({ page }) => {
   const problems = watchProblems(page);
   await page.goto('/');
   await configure(page, { mode: 'exact', seeds: 2, iterations: 500, backend: 'webgl' });
   await page.getByTestId('run').click();
   const progress = page.getByTestId('progress');
   await expect(progress).not.toHaveAttribute('aria-valuenow', '0', { timeout: 30_000 });
-  await page.getByTestId('stop').click();
-  await expect(progress).toHaveAttribute('data-status', 'stopped');
+  await page.getByTestId('pause').click();
+  await expect(progress).toHaveAttribute('data-status', 'paused');
   await expect(page.getByTestId('run')).toBeEnabled();
+  await page.waitForTimeout(500); // the step in flight lands
   const at = await progress.getAttribute('aria-valuenow');
   await page.waitForTimeout(1500);
   await expect(progress).toHaveAttribute('aria-valuenow', at!);
-  expect(page.workers()).toHaveLength(0);
+  await page.getByTestId('reset').click();
+  await expect(progress).toHaveAttribute('aria-valuenow', '0');
+  await expect.poll(() => page.workers().length).toBe(0);
   expect(problems).toEqual([]);
 });

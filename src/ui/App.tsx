@@ -1,17 +1,51 @@
+import { useEffect } from 'react';
 import { Header } from './components/Header';
 import { ErrorBanner } from './components/ErrorBanner';
-import { RunControls } from './components/RunControls';
-import { ReturnChart } from './components/ReturnChart';
+import { Transport } from './components/Transport';
+import { BackendBadge } from './components/BackendBadge';
 import { SummaryTable } from './components/SummaryTable';
+import { Caption } from './components/Caption';
+import { ExplainPanel } from './components/ExplainPanel';
+import { ControlsPanel } from './components/controls/ControlsPanel';
+import { ChartsPanel } from './components/charts/ChartsPanel';
+import { HelpDialog } from './components/HelpDialog';
+import { onShortcut } from './keyboard';
+import { useApp } from './store';
+
+/** Applies the chosen theme to <html> (system: follow prefers-color-scheme). */
+function useTheme(): void {
+  const theme = useApp((s) => s.theme);
+  useEffect(() => {
+    const root = document.documentElement;
+    if (theme === 'system') delete root.dataset.theme;
+    else root.dataset.theme = theme;
+  }, [theme]);
+}
 
 export function App() {
+  useTheme();
+  useEffect(() => {
+    window.addEventListener('keydown', onShortcut);
+    return () => window.removeEventListener('keydown', onShortcut);
+  }, []);
   return (
-    <main className="app">
+    <div className="app">
       <Header />
       <ErrorBanner />
-      <RunControls />
-      <ReturnChart />
-      <SummaryTable />
-    </main>
+      <div className="layout">
+        <aside className="sidebar" aria-label="Experiment settings">
+          <ControlsPanel />
+        </aside>
+        <main className="main">
+          <Transport />
+          <BackendBadge />
+          <Caption />
+          <ChartsPanel />
+          <SummaryTable />
+          <ExplainPanel />
+        </main>
+      </div>
+      <HelpDialog />
+    </div>
   );
 }

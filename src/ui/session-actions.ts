@@ -3,11 +3,11 @@ import { makeRunSeries } from '../core/run/series';
 import type { TurnRecord } from '../core/run/turns';
 import { connectCpuWorker, connectTensorWorker } from '../worker/browser-session';
 import { Session } from '../worker/session-client';
-import { TURN_STEP_NEEDS_CPU } from '../worker/tensor-session';
+import { TURN_STEP_NEEDS_CPU } from '../worker/session-protocol';
 import { isHotPath, setPath } from './draft';
 import type { Live, MetricName, TurnStep, XAxis } from './live';
 import type { Plan } from './plan';
-import { checkDraft, isValid, useApp, type Draft, type Theme } from './store';
+import { checkDraft, isValid, useApp, type AppState, type Draft, type Theme } from './store';
 
 // What the page's buttons and controls do. Every command to the workers goes through one
 // queue, so a burst of presses is performed in order; the status changes at once.
@@ -25,8 +25,9 @@ let elapsedBefore = 0;
 /** Bumped by Reset: queued tasks of an older generation do nothing. */
 let generation = 0;
 
-const set = useApp.setState;
-const get = useApp.getState;
+// read lazily: this module is evaluated before store.ts's body (store.ts re-exports it)
+const set = (partial: Partial<AppState>) => useApp.setState(partial);
+const get = () => useApp.getState();
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 function enqueue(task: () => Promise<unknown> | unknown): Promise<unknown> {
@@ -311,8 +312,8 @@ function applyDraft(draft: Draft, path: string | null): void {
   if (restart) {
     const what = path ?? 'The algorithms or environment';
     if (before.status === 'running') {
-      set({ notice: `${what} changed: the experiment restarted from iteration 0 (this setting cannot change mid-run).` });
       startRun();
+      set({ notice: `${what} changed: the experiment restarted from iteration 0 (this setting cannot change mid-run).` });
     } else set({ notice: `${what} changed: the experiment was reset to iteration 0 (this setting cannot change mid-run); press Run.` });
   }
 }

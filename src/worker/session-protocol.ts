@@ -35,3 +35,5 @@ export type SessionEvent =
   | { type: 'applied'; iteration: number }
   | { type: 'done'; seq: number; iteration: number }
   | { type: 'error'; message: string };
+
+export const TURN_STEP_NEEDS_CPU = 'Step one turn needs the CPU executor (a tabular policy): the tensor executor performs whole iterations';

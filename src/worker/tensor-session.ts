@@ -5,8 +5,8 @@ import { groupByShape } from '../exec/tensor/run-experiment';
 import { TensorShard } from '../exec/tensor/shard';
 import { applyHotValues } from './cpu-session';
 import type { MakeSteppable } from './session-host';
+import { TURN_STEP_NEEDS_CPU } from './session-protocol';
 
-export const TURN_STEP_NEEDS_CPU = 'Step one turn needs the CPU executor (a tabular policy): the tensor executor performs whole iterations';
 
 /**
  * The tensor executor's shards (one per update shape) as a session's runs, after selecting

@@ -1,6 +1,6 @@
 import type { BackendReport } from '../../exec/tensor/backend';
 import { adapterText } from '../backend-text';
-import { useApp } from '../store';
+import { setDraftValue, useApp } from '../store';
 
 const CPU_WHY = 'Each worker thread runs a share of the (algorithm, seed) runs in float64.';
 
@@ -40,21 +40,60 @@ function tensorBadge(report: BackendReport | null, reason: string, running: bool
   };
 }
 
-/** Which executor produced (or will produce) the numbers, on what, and why: every failed backend attempt included. */
+const EXECUTORS = [['auto', 'Auto'], ['cpu', 'CPU executor (float64)'], ['tensor', 'Tensor executor (tfjs)']] as const;
+const BACKENDS = [['auto', 'Auto'], ['webgpu', 'WebGPU'], ['webgl', 'WebGL'], ['wasm', 'wasm'], ['cpu', 'tfjs cpu']] as const;
+
+/** Force the executor or the tfjs backend (a cold change: it restarts a running experiment). */
+function ForceMenu() {
+  const draft = useApp((s) => s.draft);
+  const executor = typeof draft.executor === 'string' ? draft.executor : 'auto';
+  const backend = typeof draft.backend === 'string' ? draft.backend : 'auto';
+  const errExecutor = useApp((s) => s.fieldErrors.executor);
+  const errBackend = useApp((s) => s.fieldErrors.backend);
+  return (
+    <details className="force-menu">
+      <summary>Force an executor…</summary>
+      <label>
+        Executor{' '}
+        <select data-testid="field-executor" value={executor} aria-invalid={errExecutor !== undefined} onChange={(e) => setDraftValue('executor', e.target.value)}>
+          {EXECUTORS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+        </select>
+      </label>
+      {errExecutor && <span className="field-error" role="alert" data-testid="error-executor">{errExecutor}</span>}
+      <label>
+        tfjs backend{' '}
+        <select data-testid="field-backend" value={backend} aria-invalid={errBackend !== undefined} onChange={(e) => setDraftValue('backend', e.target.value === 'auto' ? undefined : e.target.value)}>
+          {BACKENDS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+        </select>
+      </label>
+      {errBackend && <span className="field-error" role="alert" data-testid="error-backend">{errBackend}</span>}
+      <span className="muted">Changing either restarts a running experiment.</span>
+    </details>
+  );
+}
+
+/** Which executor produced (or will produce) the numbers, on what, why, and how fast: every failed backend attempt included. */
 export function BackendBadge() {
   const plan = useApp((s) => s.plan);
-  const result = useApp((s) => s.result);
   const report = useApp((s) => s.backend);
-  const running = useApp((s) => s.status === 'running');
+  const status = useApp((s) => s.status);
+  const itPerSec = useApp((s) => s.itPerSec);
+  const elapsed = useApp((s) => s.elapsed);
   if (!plan) return null;
+  const running = status === 'running';
   const b =
     plan.choice.executor === 'cpu'
-      ? cpuBadge(result?.threads ?? plan.threads, plan.choice.reason)
+      ? cpuBadge(plan.threads, plan.choice.reason)
       : tensorBadge(report, plan.choice.reason, running);
   return (
-    <div className="backend" data-testid="backend-badge" data-executor={b.executor} data-backend={b.backend}>
+    <section className="backend card" data-testid="backend-badge" data-executor={b.executor} data-backend={b.backend} aria-label="Compute">
       <span className="badge" data-testid="backend-label">{b.label}</span>
+      <span className="rate" data-testid="it-per-sec" data-value={itPerSec ?? ''}>
+        {itPerSec !== null ? `${itPerSec >= 100 ? itPerSec.toFixed(0) : itPerSec.toPrecision(3)} it/s` : '— it/s'}
+        {elapsed > 0 ? ` · ${elapsed.toFixed(1)} s computing` : ''}
+      </span>
       <span className="backend-why" data-testid="backend-why">{b.why}</span>
-    </div>
+      <ForceMenu />
+    </section>
   );
 }

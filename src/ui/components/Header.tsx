@@ -1,14 +1,26 @@
+import { setTheme, toggleHelp, useApp, type Theme } from '../store';
+
+const NEXT: Record<Theme, Theme> = { system: 'light', light: 'dark', dark: 'system' };
+const THEME_TEXT: Record<Theme, string> = { system: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' };
+
 export function Header() {
+  const theme = useApp((s) => s.theme);
   return (
     <header className="header">
-      <h1>SeeUPO explorer</h1>
-      <p>
-        <strong>What am I looking at?</strong> Nine policy-gradient algorithms (REINFORCE, RLOO, GRPO, PPO with two
-        advantage estimators, GSPO, and SeeUPO with three turn orders) each train a small policy (a table, or an MLP on the tensor executor) on a
-        multi-turn bandit. Every line is the true expected return J of the current policy after each update,
-        averaged over the seeds; the dashed line is the best achievable return J*. Lines that reach it found the
-        optimum, lines that level off below it got stuck in a local optimum, and dips are breaks in monotonic
-        improvement. Press Run: everything is computed in your browser, in Web Workers.
+      <div className="header-row">
+        <h1>SeeUPO explorer</h1>
+        <div className="header-buttons">
+          <button type="button" data-testid="theme-toggle" onClick={() => setTheme(NEXT[theme])} aria-label={`${THEME_TEXT[theme]} (click to change)`}>
+            {THEME_TEXT[theme]}
+          </button>
+          <button type="button" data-testid="help-button" onClick={() => toggleHelp(true)} aria-label="Keyboard shortcuts (?)">
+            ?
+          </button>
+        </div>
+      </div>
+      <p className="tagline">
+        GRPO, PPO, REINFORCE and SeeUPO train side by side on a small multi-turn task, in your browser. Every curve is
+        the engine’s exact expected return; every sentence below the buttons is generated from the numbers.
       </p>
     </header>
   );

@@ -1,67 +1,141 @@
-import type { ExperimentResult } from '../../core/run/result';
+import { useMemo } from 'react';
+import { summarizeLive, type LiveSummary } from '../../core/metrics/captions';
+import type { Live } from '../live';
+import type { AlgorithmLine, Plan } from '../plan';
 import { useApp } from '../store';
-import type { AlgorithmLine } from '../plan';
-
-type Summary = ExperimentResult['algorithms'][number]['summary'];
+import './summary.css';
 
 const DASH = '—';
 
-const where = (r: ExperimentResult) =>
-  r.executor === 'cpu' ? `on ${r.threads} worker ${r.threads === 1 ? 'thread' : 'threads'}` : `on the tensor executor (tfjs ${r.backend})`;
-
-function finalJ(s: Summary): string {
-  const { mean, lo, hi } = s.finalJ;
-  if (mean === null) return DASH;
-  const half = lo !== null && hi !== null ? (hi - lo) / 2 : null;
-  return half === null ? mean.toFixed(3) : `${mean.toFixed(3)} ± ${half.toFixed(3)}`;
+/** The streamed runs belong to this plan's layout (one series per algorithm × seed, iterations + 1 values). */
+function liveFits(plan: Plan, live: Live): boolean {
+  const { exp } = plan;
+  return live.runs.length === exp.algorithms.length * exp.seeds && live.runs.every((s) => s.J.length === exp.iterations + 1 && s.algoIndex < exp.algorithms.length);
 }
 
-function Row({ line, summary, seeds }: { line: AlgorithmLine; summary: Summary | null; seeds: number }) {
-  const atOpt = summary ? `${Math.round(summary.atOptimum * seeds)}/${seeds} seeds` : DASH;
-  const viol = summary ? `${summary.violations}${summary.violations ? ` (${summary.seedsWithViolations} seeds)` : ''}` : DASH;
-  const its = summary ? (summary.medianItersTo95 === null ? 'not reached' : String(summary.medianItersTo95)) : DASH;
+/**
+ * Per-algorithm summaries of the live runs at the iteration every run has completed; [] before a run.
+ * `live` is mutated in place, so this recomputes when the store's `version` changes.
+ */
+export function useLiveSummaries(): LiveSummary[] {
+  const plan = useApp((s) => s.plan);
+  const live = useApp((s) => s.live);
+  const version = useApp((s) => s.version);
+  return useMemo(() => {
+    void version;
+    if (!plan || !live || live.runs.length === 0 || !liveFits(plan, live)) return [];
+    return summarizeLive(plan.exp, plan.Jstar, live.runs, live.iteration);
+  }, [plan, live, version]);
+}
+
+const HEADERS: { key: string; text: string; title: string }[] = [
+  { key: 'algorithm', text: 'Algorithm', title: 'The algorithm; the swatch is the colour of its curve in the chart' },
+  {
+    key: 'finalJ',
+    text: 'final J (95% CI)',
+    title:
+      'Mean over seeds of J at the iteration shown (the latest while running), ± half-width of its 95% Student-t interval. J is the expected return of the policy: exact, or a Monte-Carlo estimate when flagged',
+  },
+  { key: 'atOptimum', text: 'at J*', title: 'Seeds whose J is within 0.01 of J*, the best possible expected return' },
+  {
+    key: 'itersTo95',
+    text: 'iterations to 95%',
+    title: 'Median over seeds of the first iteration with J ≥ J₀ + 0.95·(J* − J₀); seeds that never got there count as ∞, so — means most seeds never did',
+  },
+  {
+    key: 'violations',
+    text: 'violations',
+    title:
+      'Monotonic-improvement violations: iterations where J dropped (J_k+1 < J_k − 1e-6·(max R̄ − min R̄)), total over seeds and the number of seeds with any. Not counted when J is a Monte-Carlo estimate',
+  },
+  {
+    key: 'wallTime',
+    text: 'compute time',
+    title: "Compute time of the algorithm's runs up to the iteration shown, summed over its seeds, in seconds (runs computed together in one batch each count the batch's time)",
+  },
+];
+
+const seedsText = (k: number, n: number) => `${k}/${n} ${n === 1 ? 'seed' : 'seeds'}`;
+
+function Row({ line, s }: { line: AlgorithmLine; s: LiveSummary | undefined }) {
+  const has = s !== undefined && s.seeds > 0;
+  const f = s?.summary.finalJ;
+  const mean = has && f && Number.isFinite(f.mean) ? f.mean : null;
+  const finalText = mean === null || !f ? DASH : f.n <= 1 ? mean.toFixed(3) : `${mean.toFixed(3)} ± ${((f.hi - f.lo) / 2).toFixed(3)}`;
+  const median = has ? s.summary.medianItersTo95 : null;
+  const estimate = has && s.jIsEstimate;
+  const viol = !has ? DASH : estimate ? 'n/a (Monte-Carlo J)' : s.summary.violations === 0 ? '0' : `${s.summary.violations} in ${s.summary.seedsWithViolations} ${s.summary.seedsWithViolations === 1 ? 'seed' : 'seeds'}`;
   return (
     <tr data-algorithm={line.id}>
       <th scope="row">
         <span className="swatch" style={{ background: line.color }} aria-hidden="true" />
         {line.label}
       </th>
-      <td data-metric="finalJ" data-value={summary?.finalJ.mean ?? undefined}>{summary ? finalJ(summary) : DASH}</td>
-      <td data-metric="atOptimum">{atOpt}</td>
-      <td data-metric="violations">{viol}</td>
-      <td data-metric="itersTo95">{its}</td>
+      <td data-metric="finalJ" data-value={mean ?? undefined}>
+        {finalText}
+      </td>
+      <td data-metric="atOptimum" data-value={has ? s.atOptimumSeeds : undefined}>
+        {has ? seedsText(s.atOptimumSeeds, s.seeds) : DASH}
+      </td>
+      <td data-metric="itersTo95" data-value={median ?? undefined} title={has && median === null ? 'most seeds never got 95% of the way to J*' : undefined}>
+        {median === null ? DASH : median}
+      </td>
+      <td data-metric="violations" data-value={has && !estimate ? s.summary.violations : undefined} data-seeds={has && !estimate ? s.summary.seedsWithViolations : undefined}>
+        {viol}
+      </td>
+      <td data-metric="wallTime" data-value={has ? s.wallSeconds : undefined}>
+        {has ? `${s.wallSeconds.toFixed(2)} s` : DASH}
+      </td>
     </tr>
   );
 }
 
 export function SummaryTable() {
   const plan = useApp((s) => s.plan);
-  const result = useApp((s) => s.result);
+  const status = useApp((s) => s.status);
+  const elapsed = useApp((s) => s.elapsed);
+  const backend = useApp((s) => s.backend);
+  const summaries = useLiveSummaries();
   if (!plan) return null;
-  const seeds = plan.exp.seeds;
+  const { exp, Jstar } = plan;
+  const iteration = summaries.length ? summaries[0].iteration : null;
+  const estimate = summaries.some((s) => s.jIsEstimate);
+  const where =
+    plan.choice.executor === 'cpu'
+      ? `on ${plan.threads} worker ${plan.threads === 1 ? 'thread' : 'threads'}`
+      : `on the tensor executor (tfjs ${backend?.backend ?? exp.backend ?? 'backend pending'})`;
+  const time = status === 'done' ? `finished in ${elapsed.toFixed(2)} s` : status === 'running' ? `running for ${elapsed.toFixed(1)} s` : `${elapsed.toFixed(2)} s so far`;
   return (
-    <section className="card">
-      <h2>Summary at iteration {plan.exp.iterations}</h2>
-      <table className="summary" data-testid="summary-table">
-        <thead>
-          <tr>
-            <th scope="col">Algorithm</th>
-            <th scope="col" title="Mean final J over seeds ± half-width of its 95% t-interval">final J (95% CI)</th>
-            <th scope="col" title="Seeds whose final J is within 0.01 of J*">at optimum</th>
-            <th scope="col" title="Iterations where J dropped: breaks of monotonic improvement, total over seeds">violations</th>
-            <th scope="col" title="Median over seeds of the first iteration 95% of the way from J₀ to J*">iterations to 95%</th>
-          </tr>
-        </thead>
-        <tbody>
-          {plan.algorithms.map((line, i) => (
-            <Row key={line.id} line={line} seeds={result?.algorithms[i]?.runs.length ?? seeds} summary={result?.algorithms[i]?.summary ?? null} />
-          ))}
-        </tbody>
-      </table>
+    <section className="card" aria-labelledby="summary-heading">
+      <h2 id="summary-heading">{iteration === null ? 'Summary' : `Summary at iteration ${iteration} of ${exp.iterations}`}</h2>
+      <div className="summary-scroll">
+        <table className="summary" data-testid="summary-table">
+          <caption className="summary-caption" data-testid="summary-caption">
+            {`J* = ${Jstar.toFixed(3)} · `}
+            {iteration === null ? `no iterations yet (${exp.iterations} planned)` : `iteration ${iteration} of ${exp.iterations}`}
+            {` · ${exp.seeds} ${exp.seeds === 1 ? 'seed' : 'seeds'} per algorithm · ${exp.mode} mode`}
+            {estimate ? ' · J is a Monte-Carlo estimate' : ''}
+          </caption>
+          <thead>
+            <tr>
+              {HEADERS.map((h) => (
+                <th key={h.key} scope="col" title={h.title} data-metric-header={h.key}>
+                  {h.text}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {plan.algorithms.map((line, i) => (
+              <Row key={line.id} line={line} s={summaries[i]} />
+            ))}
+          </tbody>
+        </table>
+      </div>
       <p className="muted" data-testid="summary-note">
-        {result
-          ? `J* = ${result.Jstar.toFixed(3)} · ${seeds} seeds × ${result.iterations} iterations · finished in ${result.wallSeconds.toFixed(2)} s ${where(result)}.`
-          : 'Press Run to fill the table.'}
+        {iteration === null
+          ? 'Press Run to fill the table.'
+          : `J* = ${Jstar.toFixed(3)} · ${exp.seeds} seeds × ${exp.iterations} iterations · ${time} ${where}.`}
       </p>
     </section>
   );

@@ -1,0 +1,68 @@
+import { meanInterval, type MeanInterval } from '../../core/metrics/summary';
+import type { RunSeries } from '../../core/run/series';
+import type { Live } from '../live';
+import type { Plan } from '../plan';
+
+// Mean and 95% interval over one algorithm's seeds of a per-iteration array at given indices.
+// Values at iterations every run has completed never change, so each (array, index) is averaged
+// once and remembered for this `live`: a frame only averages its new points (the new endpoint, and
+// new grid points), O(new points × seeds), and a decimation grid that coarsens (its stride doubles)
+// reuses what the finer grid computed.
+
+/** A per-iteration array of RunSeries, or a turn number for optimalTokenProb[turn]. */
+export type Field = 'J' | 'entropy' | 'kl' | 'clipFraction' | 'zeroVarianceGroups' | 'gradNorm' | number;
+
+interface ColumnCache {
+  runs: Live['runs'];
+  exp: Plan['exp'];
+  iteration: number;
+  maps: Map<string, Map<number, MeanInterval>>;
+}
+
+const caches = new WeakMap<Live, ColumnCache>();
+/** Entries one (algorithm, field) keeps before those off the current grid are dropped. */
+const KEEP = 2048;
+
+function cacheFor(plan: Plan, live: Live): ColumnCache {
+  let c = caches.get(live);
+  if (!c || c.runs !== live.runs || c.exp !== plan.exp || live.iteration < c.iteration) {
+    c = { runs: live.runs, exp: plan.exp, iteration: live.iteration, maps: new Map() };
+    caches.set(live, c);
+  }
+  c.iteration = live.iteration;
+  return c;
+}
+
+const arrayOf = (r: RunSeries | undefined, field: Field): ArrayLike<number> | undefined =>
+  r === undefined ? undefined : typeof field === 'number' ? r.optimalTokenProb[field] : r[field];
+
+/**
+ * Stats over the seeds of algorithm `a` of field[i] for each i of `indices`. Indices up to
+ * `finalUpTo` (whose values every run has completed) are remembered; later ones are recomputed.
+ */
+export function seedStats(plan: Plan, live: Live, a: number, field: Field, indices: readonly number[], finalUpTo: number): MeanInterval[] {
+  const seeds = plan.exp.seeds;
+  const cache = cacheFor(plan, live);
+  const key = `${a}:${field}`;
+  let map = cache.maps.get(key);
+  if (!map) cache.maps.set(key, (map = new Map()));
+  let arrays: (ArrayLike<number> | undefined)[] | null = null;
+  const buf = new Float64Array(seeds);
+  const out = indices.map((i) => {
+    const hit = map.get(i);
+    if (hit) return hit;
+    arrays ??= Array.from({ length: seeds }, (_, s) => arrayOf(live.runs[a * seeds + s], field));
+    for (let s = 0; s < seeds; s++) {
+      const arr = arrays[s];
+      buf[s] = arr && i < arr.length ? arr[i] : NaN;
+    }
+    const m = meanInterval(buf);
+    if (i <= finalUpTo) map.set(i, m);
+    return m;
+  });
+  if (map.size > KEEP) {
+    const keep = new Set(indices);
+    for (const i of [...map.keys()]) if (!keep.has(i)) map.delete(i);
+  }
+  return out;
+}

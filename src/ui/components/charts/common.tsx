@@ -1,0 +1,72 @@
+import { useDeferredValue, useMemo } from 'react';
+import type { TooltipContentProps } from 'recharts';
+import { useApp } from '../../store';
+import type { Live, XAxis } from '../../live';
+import type { Plan } from '../../plan';
+
+// What every chart reads from the store. `live` is mutated in place, so derived data is keyed on
+// `version`; the deferred version lets React skip frames of the secondary charts when it is behind.
+
+export function useDerived<T>(derive: (plan: Plan | null, live: Live | null, xAxis: XAxis) => T, extra: readonly unknown[] = []): T {
+  const plan = useApp((s) => s.plan);
+  const live = useApp((s) => s.live);
+  const version = useDeferredValue(useApp((s) => s.version));
+  const xAxis = useApp((s) => s.xAxis);
+  // version stands for the mutated `live`; extra are the caller's own inputs
+  return useMemo(() => derive(plan, live, xAxis), [plan, live, version, xAxis, ...extra]);
+}
+
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+
+/** x ticks: 1.2K, 4.8M. */
+export const fmtX = (v: unknown) => (typeof v === 'number' ? compact.format(v) : String(v));
+/** y ticks of J and probabilities. */
+export const fmtY = (v: unknown) => (typeof v === 'number' ? String(Number(v.toFixed(2))) : String(v));
+export const fmt3 = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? (Math.abs(v) >= 1e-3 || v === 0 ? v.toFixed(3) : v.toExponential(2)) : '—');
+
+/** A class name made of an algorithm id (ids are free text). */
+export const idClass = (id: string) => `algo-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+
+export const CHART_MARGIN = { top: 12, right: 24, bottom: 20, left: 4 };
+
+const X_UNITS: Record<XAxis, string> = { iterations: 'iterations', steps: 'steps', rollouts: 'rollouts' };
+
+/** Tooltip listing each line under the pointer (bands and markers left out), with the seeds it averages. */
+export function SeriesTooltip(props: TooltipContentProps & { axis: XAxis; valueKey: string }) {
+  const { active, payload, axis, valueKey } = props;
+  const rows = (payload ?? []).filter((p) => p.dataKey === valueKey);
+  if (!active || rows.length === 0) return null;
+  const first = rows[0].payload as { x?: number } | undefined;
+  return (
+    <div className="chart-tooltip">
+      <div className="chart-tooltip-head">{axis === 'iterations' ? `iteration ${fmtX(first?.x)}` : `${fmtX(first?.x)} ${X_UNITS[axis]}`}</div>
+      {rows.map((p, i) => {
+        const row = p.payload as Record<string, unknown> & { n?: number; k?: number };
+        const extra = [axis !== 'iterations' && row.k !== undefined ? `iteration ${row.k}` : '', typeof row.n === 'number' ? `n = ${row.n}` : '']
+          .filter(Boolean)
+          .join(', ');
+        return (
+          <div key={i} className="chart-tooltip-row">
+            <span className="swatch" style={{ background: p.color ?? p.stroke }} />
+            {String(p.name)}: {fmt3(row[valueKey])}
+            {extra ? <span className="muted-inline"> ({extra})</span> : null}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+/** An HTML legend (readable in both themes): one swatch per algorithm. */
+export function AlgorithmLegend({ algorithms }: { algorithms: { id: string; label: string; color: string }[] }) {
+  return (
+    <ul className="chart-legend">
+      {algorithms.map((a) => (
+        <li key={a.id} data-algorithm={a.id}>
+          <span className="swatch" style={{ background: a.color }} />
+          {a.label}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,135 @@
+import { resolveConfig } from '../core/config/resolve';
+import { LIMITS } from '../core/config/schema';
+import { ENV_PRESETS } from '../core/env/presets';
+import { ALGORITHM_DEFAULTS, ALGORITHM_IDS, ALGORITHM_PRESETS, algorithmLabel, presetRecord, type AlgorithmRecord } from '../core/algo/records';
+import { isCustomEnv } from './controls/registry';
+
+// Structural edits of a draft (for the store's replaceDraft): add or remove an algorithm,
+// switch the environment between presets and a custom table, resize a custom table. Pure.
+
+type Draft = Record<string, unknown>;
+export type DraftEdit = { ok: true; draft: Draft } | { ok: false; error: string };
+
+/** The reward editor shows tables of at most this many cells (contexts · V^(T·L)). */
+export const MAX_EDITOR_CELLS = 512;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The draft's algorithm entries; a config that leaves them out runs the nine named ones (resolveConfig). */
+export function algorithmsOf(draft: Draft): unknown[] {
+  if (Array.isArray(draft.algorithms)) return draft.algorithms;
+  return draft.algorithms === undefined ? ALGORITHM_IDS.map((id) => ({ id })) : [];
+}
+
+/** An algorithm entry with its preset and overrides applied (values may still be invalid text). */
+export function effectiveAlgorithm(entry: unknown): AlgorithmRecord {
+  const e = isRecord(entry) ? entry : {};
+  const id = typeof e.id === 'string' ? e.id : '';
+  const base =
+    typeof e.preset === 'string' && Object.hasOwn(ALGORITHM_PRESETS, e.preset) ? e.preset : Object.hasOwn(ALGORITHM_PRESETS, id) ? id : undefined;
+  const rec: AlgorithmRecord = base ? presetRecord(base, id) : { ...ALGORITHM_DEFAULTS, id, rule: 'reinforce' };
+  const out = rec as unknown as Record<string, unknown>;
+  for (const k of [...Object.keys(ALGORITHM_DEFAULTS), 'rule']) if (e[k] !== undefined) out[k] = e[k];
+  return rec;
+}
+
+/** Label of an algorithm entry: the preset's name for a preset id, else the id (as the plan labels it). */
+export function entryLabel(entry: unknown): string {
+  const id = isRecord(entry) && typeof entry.id === 'string' ? entry.id : '';
+  return id ? algorithmLabel({ ...ALGORITHM_DEFAULTS, id, rule: 'reinforce' }) : '(no id)';
+}
+
+/** One line: "GRPO · grae · group norm · ppu · token ratio · ε 0.2". */
+export function algorithmSummary(entry: unknown): string {
+  const r = effectiveAlgorithm(entry);
+  const parts = [entryLabel(entry), String(r.advantage), r.normalization === 'none' ? 'no norm' : `${String(r.normalization)} norm`, String(r.rule)];
+  if (r.rule === 'ppu') parts.push(`${String(r.ratio)} ratio`);
+  if (r.rule === 'sequential') parts.push(String(r.order), String(r.turnRatio));
+  if (r.rule !== 'reinforce') parts.push(`ε ${String(r.clip)}`);
+  return parts.join(' · ');
+}
+
+/** A new entry for a preset, with an id no other entry has: "grpo", then "grpo-2", "grpo-3", … */
+export function addAlgorithm(draft: Draft, presetId: string): DraftEdit {
+  if (!Object.hasOwn(ALGORITHM_PRESETS, presetId)) return { ok: false, error: `unknown algorithm preset "${presetId}"` };
+  const list = algorithmsOf(draft);
+  if (list.length >= LIMITS.algorithms) return { ok: false, error: `at most ${LIMITS.algorithms} algorithms; remove one first` };
+  const taken = new Set(list.map((e) => (isRecord(e) ? e.id : undefined)));
+  let id = presetId;
+  for (let n = 2; taken.has(id); n++) id = `${presetId}-${n}`;
+  const entry = id === presetId ? { id } : { id, preset: presetId };
+  return { ok: true, draft: { ...draft, algorithms: [...list, entry] } };
+}
+
+/** The draft without entry i; an experiment keeps at least one algorithm. */
+export function removeAlgorithm(draft: Draft, index: number): DraftEdit {
+  const list = algorithmsOf(draft);
+  if (index < 0 || index >= list.length) return { ok: false, error: `no algorithm at position ${index}` };
+  if (list.length <= 1) return { ok: false, error: 'an experiment needs at least one algorithm' };
+  return { ok: true, draft: { ...draft, algorithms: list.filter((_, i) => i !== index) } };
+}
+
+/** The env switched to a named preset (its own sizes, contexts and noise; γ kept). */
+export function setEnvPreset(draft: Draft, name: string): DraftEdit {
+  if (!Object.hasOwn(ENV_PRESETS, name)) return { ok: false, error: `unknown environment preset "${name}"` };
+  const old = isRecord(draft.env) ? draft.env : {};
+  const env: Record<string, unknown> = { preset: name };
+  if (old.gamma !== undefined) env.gamma = old.gamma;
+  return { ok: true, draft: { ...draft, env } };
+}
+
+const cellsOf = (contexts: number, s: { vocab: number; turns: number; tokensPerTurn: number }) =>
+  contexts * Math.pow(s.vocab, s.turns * s.tokensPerTurn);
+
+/** The current env as a custom table (the preset's reward table, its noise and γ), to edit from. */
+export function toCustomEnv(draft: Draft): DraftEdit {
+  if (isCustomEnv(draft)) return { ok: true, draft };
+  const env = isRecord(draft.env) ? draft.env : {};
+  let resolved;
+  try {
+    // Only the env matters here: resolve it alone, so other fields' problems don't block the switch.
+    resolved = resolveConfig({ version: 1, env, policy: draft.policy, mode: draft.mode, iterations: 1, seeds: 1, algorithms: [{ id: 'reinforce' }] }).env;
+  } catch (e) {
+    return { ok: false, error: `fix the environment first: ${(e as Error).message}` };
+  }
+  const cells = cellsOf(resolved.contexts, resolved);
+  if (cells > MAX_EDITOR_CELLS)
+    return { ok: false, error: `this table has ${cells.toLocaleString('en-US')} cells; the editor shows at most ${MAX_EDITOR_CELLS}: lower the sizes first` };
+  const noise = resolved.noise.every((n) => JSON.stringify(n) === JSON.stringify(resolved.noise[0])) ? resolved.noise[0] : resolved.noise;
+  const custom: Record<string, unknown> = {
+    turns: resolved.turns,
+    vocab: resolved.vocab,
+    tokensPerTurn: resolved.tokensPerTurn,
+    contexts: resolved.contexts,
+    rewards: resolved.rewards.map((r) => Array.from(r)),
+    noise,
+    gamma: resolved.gamma,
+  };
+  if (resolved.contextsPerBatch !== resolved.contexts) custom.contextsPerBatch = resolved.contextsPerBatch;
+  return { ok: true, draft: { ...draft, env: custom } };
+}
+
+/** Sizes of a custom table when they are valid integers: contexts, sequences per context. */
+export function customTableShape(draft: Draft): { contexts: number; sequences: number } | null {
+  if (!isCustomEnv(draft)) return null;
+  const env = draft.env as Record<string, unknown>;
+  const okInt = (v: unknown, s: { min: number; max: number }) => typeof v === 'number' && Number.isInteger(v) && v >= s.min && v <= s.max;
+  if (!okInt(env.turns, LIMITS.turns) || !okInt(env.vocab, LIMITS.vocab) || !okInt(env.tokensPerTurn, LIMITS.tokensPerTurn)) return null;
+  const rows = Array.isArray(env.rewards) ? env.rewards.length : 0;
+  const contexts = env.contexts === undefined ? Math.max(1, rows) : env.contexts;
+  if (!okInt(contexts, LIMITS.contexts)) return null;
+  return { contexts: contexts as number, sequences: Math.pow(env.vocab as number, (env.turns as number) * (env.tokensPerTurn as number)) };
+}
+
+/** A custom table rebuilt with zeros to fit its sizes (contexts × V^(T·L)); refused past 512 cells. */
+export function resizeRewards(draft: Draft): DraftEdit {
+  const shape = customTableShape(draft);
+  if (!shape) return { ok: false, error: 'set valid turns, tokens per turn, vocabulary and contexts first' };
+  const cells = shape.contexts * shape.sequences;
+  if (cells > MAX_EDITOR_CELLS)
+    return { ok: false, error: `contexts·V^(T·L) = ${cells.toLocaleString('en-US')} cells; the editor builds tables of at most ${MAX_EDITOR_CELLS}` };
+  const env = { ...(draft.env as Record<string, unknown>) };
+  env.rewards = Array.from({ length: shape.contexts }, () => new Array<number>(shape.sequences).fill(0));
+  if (Array.isArray(env.noise) && env.noise.length !== shape.contexts) env.noise = env.noise[0] ?? { kind: 'none' };
+  if (typeof env.contextsPerBatch === 'number' && env.contextsPerBatch > shape.contexts) delete env.contextsPerBatch;
+  return { ok: true, draft: { ...draft, env } };
+}
