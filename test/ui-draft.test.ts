@@ -118,7 +118,7 @@ describe('controlPathOf', () => {
     expect(controlPathOf('algorithms[2].id', d)).toBe('algorithms[2]');
     expect(controlPathOf('env', d)).toBe('env.turns');
     expect(controlPathOf('env.noise', d)).toBe('env.noise.kind');
-    expect(controlPathOf('executor', d)).toBeNull();
+    expect(controlPathOf('executor', d)).toBe('executor');
     expect(controlPathOf('', d)).toBeNull();
     expect(controlPathOf('env.bogus', d)).toBeNull();
   });

@@ -22,6 +22,10 @@ let frame: number | null = null;
 let rate: { t: number; k: number }[] = [];
 let runningSince: number | null = null;
 let elapsedBefore = 0;
+/** When charts were last told to redraw (performance.now()). */
+let drawnAt = 0;
+/** While running, charts redraw at most this often; the progress bar follows every frame. */
+const CHART_INTERVAL_MS = 500;
 /** Bumped by Reset: queued tasks of an older generation do nothing. */
 let generation = 0;
 
@@ -69,11 +73,15 @@ function requestFrame(): void {
   const raf = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (f: FrameRequestCallback) => setTimeout(() => f(performance.now()), 16);
   frame = raf(() => {
     frame = null;
-    publish();
+    publish(false);
   }) as unknown as number;
 }
 
-function publish(): void {
+/**
+ * Show the streamed data: the progress every time; the charts (a `version` bump) when
+ * `force`d or, while running, every CHART_INTERVAL_MS (a chart render is far costlier).
+ */
+function publish(force = true): void {
   const s = get();
   if (!s.live || !session) return;
   const reached = session.iteration;
@@ -86,7 +94,10 @@ function publish(): void {
   const first = rate[0], last = rate[rate.length - 1];
   const itPerSec = first && last && last.t - first.t > 200 ? ((last.k - first.k) * 1000) / (last.t - first.t) : s.itPerSec;
   const elapsed = elapsedBefore + (runningSince !== null ? (now - runningSince) / 1000 : 0);
-  set({ iteration: s.live.iteration, version: s.version + 1, itPerSec, elapsed });
+  const redraw = force || now - drawnAt >= CHART_INTERVAL_MS;
+  if (redraw) drawnAt = now;
+  else if (frame === null) requestFrame(); // the charts catch up once the interval has passed
+  set({ iteration: s.live.iteration, version: redraw ? s.version + 1 : s.version, itPerSec, elapsed });
 }
 
 function emptyLive(plan: Plan): Live {
@@ -259,7 +270,7 @@ export function resetRun(): void {
   stopClock();
   elapsedBefore = 0;
   const s = get();
-  set({ status: 'idle', live: null, iteration: 0, total: s.plan?.exp.iterations ?? 0, version: s.version + 1, turnStep: null, itPerSec: null, elapsed: 0, error: null });
+  set({ status: 'idle', live: null, iteration: 0, total: s.plan?.exp.iterations ?? 0, version: s.version + 1, turnStep: null, backend: null, itPerSec: null, elapsed: 0, error: null });
 }
 
 function hotValues(path: string, value: number, plan: Plan): { lr?: number; clips?: (number | null)[] } {

@@ -1,10 +1,13 @@
 import type { Connect } from './session-client';
 import type { SessionEvent } from './session-protocol';
 
-/** Web Workers the page uses for the CPU executor: one per share of the runs, at most four. */
+/**
+ * Web Workers the page uses for the CPU executor: one per share of the runs, at most four,
+ * leaving one core to the page so that drawing never waits on the workers.
+ */
 export function browserThreads(): number {
   const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
-  return Math.max(1, Math.min(cores, 4));
+  return Math.max(1, Math.min(cores - 1, 4));
 }
 
 function wire(worker: Worker, what: string, onEvent: (e: SessionEvent) => void) {

@@ -94,6 +94,11 @@ export function drawnUpTo(plan: Plan | null, live: Live | null): number {
   return Math.max(0, Math.min(Math.floor(l.iteration), plan.exp.iterations));
 }
 
+/** The y range of J: the range of the mean rewards (J lies inside it), widened when every reward is equal. */
+export function chartDomain([lo, hi]: [number, number]): [number, number] {
+  return hi > lo ? [lo, hi] : [lo - 0.5, hi + 0.5];
+}
+
 /** J is a Monte-Carlo estimate (an MLP policy past the exact-enumeration limit): no violations are counted. */
 export function jIsEstimate(exp: Experiment): boolean {
   return exp.policy.kind === 'mlp' && needsMonteCarlo(exp.env);

@@ -1,14 +1,15 @@
 import type { MeanInterval } from '../../core/metrics/summary';
 import type { Live, MetricName, XAxis } from '../live';
 import type { Plan } from '../plan';
-import { drawnUpTo, effectiveAxis, finiteOrNull, jIsEstimate, liveFor, sampleIterations, xScale } from './axis';
+import { chartDomain, drawnUpTo, effectiveAxis, finiteOrNull, jIsEstimate, liveFor, sampleIterations, xScale } from './axis';
 import { seedStats } from './columns';
 import { dropBuckets, type DropBucket } from './drops';
 
-// Pure derivations from the store's `plan` and `live` to what the charts draw. Every function
-// touches only the sampled iterations (sampleIterations: ≤ maxPoints of them), so a frame costs
-// O(points × seeds) however long the experiment; NaN (not reached, diverged) is skipped in means
-// and `n` says how many seeds a point averages.
+// Pure derivations (no React) from the store's `plan` and `live` to what the charts draw. Every
+// function touches only the sampled iterations (sampleIterations: ≤ maxPoints of them), so a frame
+// costs at most O(points × seeds) however long the experiment, and in practice only its new points
+// (columns.ts remembers finished ones; drops.ts scans each iteration once). NaN (not reached,
+// diverged) is skipped in means, and `n` says how many seeds a point averages.
 
 export * from './axis';
 export { dropBuckets, dropTolerance, type DropBucket } from './drops';
@@ -139,7 +140,7 @@ export function returnSeries(plan: Plan | null, live: Live | null, axis: XAxis, 
     upTo,
     seeds,
     Jstar: plan.Jstar,
-    domain: plan.rewardRange,
+    domain: chartDomain(plan.rewardRange),
     jIsEstimate: jIsEstimate(plan.exp),
     algorithms,
     changes: changeLines(plan, l, ax),

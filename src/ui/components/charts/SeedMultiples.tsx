@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { CartesianGrid, Line, LineChart, ReferenceLine, XAxis, YAxis } from 'recharts';
-import { AXIS_TITLES, effectiveAxis, seedLines, type SeedLines, type SeedRow } from '../../charts/derive';
+import { AXIS_TITLES, chartDomain, effectiveAxis, seedLines, type SeedLines, type SeedRow } from '../../charts/derive';
 import { useApp } from '../../store';
 import { fmtX, fmtY, idClass, useDerived } from './common';
 
@@ -50,7 +50,7 @@ export function SeedMultiples() {
       </p>
       <div className="multiples">
         {all.map((s) => (
-          <Multiple key={s.id} s={s} Jstar={plan.Jstar} domain={plan.rewardRange} />
+          <Multiple key={s.id} s={s} Jstar={plan.Jstar} domain={chartDomain(plan.rewardRange)} />
         ))}
       </div>
     </section>

@@ -1,16 +1,17 @@
-import { useDeferredValue, useMemo } from 'react';
+import { useMemo } from 'react';
 import type { TooltipContentProps } from 'recharts';
 import { useApp } from '../../store';
 import type { Live, XAxis } from '../../live';
 import type { Plan } from '../../plan';
 
 // What every chart reads from the store. `live` is mutated in place, so derived data is keyed on
-// `version`; the deferred version lets React skip frames of the secondary charts when it is behind.
+// `version` (bumped at most once per frame). Not useDeferredValue: under a steady stream of
+// updates a deferred render keeps being abandoned, and the curves would only appear at the end.
 
 export function useDerived<T>(derive: (plan: Plan | null, live: Live | null, xAxis: XAxis) => T, extra: readonly unknown[] = []): T {
   const plan = useApp((s) => s.plan);
   const live = useApp((s) => s.live);
-  const version = useDeferredValue(useApp((s) => s.version));
+  const version = useApp((s) => s.version);
   const xAxis = useApp((s) => s.xAxis);
   // version stands for the mutated `live`; extra are the caller's own inputs
   return useMemo(() => derive(plan, live, xAxis), [plan, live, version, xAxis, ...extra]);
