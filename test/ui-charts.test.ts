@@ -5,9 +5,11 @@ import type { Live, TurnStep } from '../src/ui/live';
 import { planExperiment, type Plan } from '../src/ui/plan';
 import {
   axisAvailable,
+  chartDomain,
   dropTolerance,
   GAP_FLOOR,
   gapSeries,
+  logTicks,
   metricSeries,
   returnSeries,
   sampleIterations,
@@ -248,6 +250,15 @@ describe('seedLines and gapSeries', () => {
     expect(g[0].points[0].gap).toBeCloseTo(1 - 0.8, 12);
     expect(g[0].points[1].gap).toBeCloseTo(1 - 2.5 / 3, 12);
     expect(g[0].points[2].gap).toBe(GAP_FLOOR);
+  });
+
+  it('ticks the log axis at powers of ten from the floor up past the largest gap', () => {
+    expect(logTicks([0.5, null, 1e-6], GAP_FLOOR)).toEqual([1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 1]);
+    expect(logTicks([], GAP_FLOOR)).toEqual([1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 1]);
+    expect(logTicks([3], 1e-2)).toEqual([0.01, 0.1, 1, 10]);
+    expect(logTicks([1e-7], 1e-6)).toEqual([1e-6, 1e-5]);
+    expect(chartDomain([0, 1])).toEqual([0, 1]);
+    expect(chartDomain([0.3, 0.3])).toEqual([-0.2, 0.8]);
   });
 });
 

@@ -1,25 +1,9 @@
-import type { ReactElement } from 'react';
-import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
-import { AXIS_TITLES, returnSeries, type ViolationMarker } from '../../charts/derive';
+import { CartesianGrid, ComposedChart, Line, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
+import { AXIS_TITLES, returnSeries } from '../../charts/derive';
+import { Bands, Markers } from './ReturnLayers';
 import { AlgorithmLegend, CHART_MARGIN, fmt3, fmtX, fmtY, idClass, SeriesTooltip, useDerived } from './common';
 
 const HEIGHT = 340;
-
-/** A small triangle at the mean where some seed's J dropped, more opaque the more seeds dropped; its title gives the count. */
-function markerShape(label: string, color: string, seeds: number) {
-  return function Marker(props: unknown): ReactElement {
-    const { cx, cy, payload } = props as { cx?: number; cy?: number; payload?: ViolationMarker };
-    if (cx === undefined || cy === undefined || !payload) return <g />;
-    const where = payload.from === payload.to ? `iteration ${payload.to}` : `iterations ${payload.from}–${payload.to}`;
-    const share = payload.seeds / Math.max(1, seeds);
-    return (
-      <g className="violation" data-seeds={payload.seeds} opacity={0.35 + 0.65 * share}>
-        <title>{`${label}: J dropped in ${payload.seeds} of ${seeds} seed${seeds === 1 ? '' : 's'} at ${where} (${payload.drops} drop${payload.drops === 1 ? '' : 's'})`}</title>
-        <path d={`M${cx},${cy - 4.5} L${cx + 4},${cy + 2.5} L${cx - 4},${cy + 2.5} Z`} fill={color} />
-      </g>
-    );
-  };
-}
 
 export function ReturnChart() {
   const data = useDerived(returnSeries);
@@ -46,22 +30,12 @@ export function ReturnChart() {
           label={{ value: xTitle, position: 'insideBottom', offset: -12 }} />
         <YAxis type="number" domain={data.domain} allowDataOverflow tickCount={6} tickFormatter={fmtY}
           label={{ value: 'J', angle: -90, position: 'insideLeft' }} />
-        {data.algorithms.map((a) => (
-          <Area key={`band-${a.id}`} data={a.points} dataKey="band" type="linear" stroke="none" fill={a.color} fillOpacity={0.15}
-            isAnimationActive={false} legendType="none" tooltipType="none" activeDot={false} connectNulls={false}
-            className={`band ${idClass(a.id)}`} />
-        ))}
+        <Bands algorithms={data.algorithms} domain={data.domain} />
         {data.algorithms.map((a) => (
           <Line key={`line-${a.id}`} data={a.points} dataKey="mean" name={a.label} type="linear" stroke={a.color} strokeWidth={2}
             dot={false} isAnimationActive={false} className={idClass(a.id)} data-algorithm={a.id} />
         ))}
-        {data.algorithms.map((a) =>
-          a.markers.length ? (
-            <Scatter key={`drops-${a.id}`} data={a.markers} dataKey="y" name={`${a.label} drops`} fill={a.color}
-              shape={markerShape(a.label, a.color, seeds)} isAnimationActive={false} legendType="none" tooltipType="none"
-              className={`violations ${idClass(a.id)}`} />
-          ) : null,
-        )}
+        <Markers algorithms={data.algorithms} seeds={seeds} />
         <ReferenceLine y={data.Jstar} className="jstar" strokeDasharray="6 4" strokeWidth={1.5}
           label={{ value: 'J*', position: 'insideTopRight' }} />
         {data.changes.map((c) => (

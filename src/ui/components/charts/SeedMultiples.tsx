@@ -1,37 +1,63 @@
 import { memo } from 'react';
-import { CartesianGrid, Line, LineChart, ReferenceLine, XAxis, YAxis } from 'recharts';
 import { AXIS_TITLES, chartDomain, effectiveAxis, seedLines, type SeedLines, type SeedRow } from '../../charts/derive';
 import { useApp } from '../../store';
 import { fmtX, fmtY, idClass, useDerived } from './common';
 
+// Small multiples as plain SVG: up to 32 seeds × 9 algorithms would be ~300 recharts Lines, each a
+// registered chart item; a path per seed costs nothing next to that.
+
 const MAX_SEEDS = 32;
 const MAX_POINTS = 120;
-const HEIGHT = 170;
+const W = 240;
+const H = 100;
 
-const seedKey = (i: number) => (r: SeedRow) => r.seeds[i];
-const SEED_KEYS = Array.from({ length: MAX_SEEDS }, (_, i) => seedKey(i));
+/** Polyline through (x, value) with a gap wherever the value is null. */
+function path(rows: SeedRow[], get: (r: SeedRow) => number | null, sx: (x: number) => number, sy: (v: number) => number): string {
+  let d = '', pen = false;
+  for (const r of rows) {
+    const v = get(r);
+    if (v === null) { pen = false; continue; }
+    d += `${pen ? 'L' : 'M'}${sx(r.x).toFixed(1)},${sy(v).toFixed(1)}`;
+    pen = true;
+  }
+  return d;
+}
 
 const Multiple = memo(function Multiple({ s, Jstar, domain }: { s: SeedLines; Jstar: number; domain: [number, number] }) {
+  const [lo, hi] = domain;
+  const x0 = s.rows.length ? s.rows[0].x : 0, x1 = s.rows.length ? s.rows[s.rows.length - 1].x : 0;
+  const sx = (x: number) => (x1 > x0 ? ((x - x0) / (x1 - x0)) * W : 0);
+  const sy = (v: number) => H - ((Math.min(hi, Math.max(lo, v)) - lo) / (hi - lo)) * H;
+  const seeds = Array.from({ length: s.drawn }, (_, i) => path(s.rows, (r) => r.seeds[i], sx, sy));
   return (
-    <figure className={`multiple ${idClass(s.id)}`} data-algorithm={s.id}
-      aria-label={`${s.label}: J of ${s.drawn} of ${s.total} seeds and their mean`}>
+    <figure className={`multiple ${idClass(s.id)}`} data-algorithm={s.id} aria-label={`${s.label}: J of ${s.drawn} of ${s.total} seeds and their mean`}>
       <figcaption>
         <span className="swatch" style={{ background: s.color }} />
         {s.label}
         {s.drawn < s.total ? <span className="muted-inline"> (first {s.drawn} of {s.total} seeds)</span> : null}
       </figcaption>
-      <LineChart responsive style={{ width: '100%', height: HEIGHT }} data={s.rows} margin={{ top: 6, right: 10, bottom: 0, left: -18 }}>
-        <CartesianGrid strokeDasharray="3 3" />
-        <XAxis dataKey="x" type="number" domain={['dataMin', 'dataMax']} tickFormatter={fmtX} allowDecimals={false} tickCount={3} />
-        <YAxis type="number" domain={domain} allowDataOverflow tickCount={3} tickFormatter={fmtY} />
-        <ReferenceLine y={Jstar} className="jstar" strokeDasharray="6 4" />
-        {SEED_KEYS.slice(0, s.drawn).map((key, i) => (
-          <Line key={i} dataKey={key} stroke={s.color} strokeOpacity={0.25} strokeWidth={1} dot={false}
-            isAnimationActive={false} activeDot={false} legendType="none" tooltipType="none" className="seed" />
-        ))}
-        <Line dataKey="mean" name={`${s.label} mean`} stroke={s.color} strokeWidth={2.5} dot={false} activeDot={false}
-          isAnimationActive={false} className="mean" />
-      </LineChart>
+      <div className="mult-plot">
+        <div className="mult-y" aria-hidden="true">
+          <span>{fmtY(hi)}</span>
+          <span>{fmtY((lo + hi) / 2)}</span>
+          <span>{fmtY(lo)}</span>
+        </div>
+        <svg className="mult-svg" viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" role="img" aria-hidden="true">
+          {[0, H / 2, H].map((y) => (
+            <line key={y} className="mult-grid" x1={0} x2={W} y1={y} y2={y} vectorEffect="non-scaling-stroke" />
+          ))}
+          <line className="mult-jstar" x1={0} x2={W} y1={sy(Jstar)} y2={sy(Jstar)} vectorEffect="non-scaling-stroke" />
+          {seeds.map((d, i) => (
+            <path key={i} className="seed" d={d} stroke={s.color} strokeOpacity={0.25} strokeWidth={1} fill="none" vectorEffect="non-scaling-stroke" />
+          ))}
+          <path className="mean" d={path(s.rows, (r) => r.mean, sx, sy)} stroke={s.color} strokeWidth={2.5} fill="none"
+            strokeLinejoin="round" vectorEffect="non-scaling-stroke" />
+        </svg>
+        <div className="mult-x" aria-hidden="true">
+          <span>{fmtX(x0)}</span>
+          <span>{fmtX(x1)}</span>
+        </div>
+      </div>
     </figure>
   );
 });
@@ -42,6 +68,7 @@ export function SeedMultiples() {
   const xAxis = useApp((s) => s.xAxis);
   const all = useDerived((p, l, x) => (p ? p.algorithms.map((_, a) => seedLines(p, l, a, x, MAX_SEEDS, MAX_POINTS)!) : []));
   if (!plan || all.length === 0) return null;
+  const domain = chartDomain(plan.rewardRange);
   return (
     <section className="card chart chart-seeds" data-testid="chart-seeds" aria-label="J of individual seeds, one small chart per algorithm">
       <h2>Seeds</h2>
@@ -50,7 +77,7 @@ export function SeedMultiples() {
       </p>
       <div className="multiples">
         {all.map((s) => (
-          <Multiple key={s.id} s={s} Jstar={plan.Jstar} domain={chartDomain(plan.rewardRange)} />
+          <Multiple key={s.id} s={s} Jstar={plan.Jstar} domain={domain} />
         ))}
       </div>
     </section>

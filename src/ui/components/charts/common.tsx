@@ -1,17 +1,48 @@
-import { useMemo } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 import type { TooltipContentProps } from 'recharts';
 import { useApp } from '../../store';
 import type { Live, XAxis } from '../../live';
 import type { Plan } from '../../plan';
 
-// What every chart reads from the store. `live` is mutated in place, so derived data is keyed on
-// `version` (bumped at most once per frame). Not useDeferredValue: under a steady stream of
-// updates a deferred render keeps being abandoned, and the curves would only appear at the end.
+// What every chart reads from the store. `live` is mutated in place, so derived data is keyed on a
+// version. The store bumps `version` up to once per frame while results stream; redrawing every
+// chart that often would take most of the main thread, so charts follow a throttled copy of it:
+// at once when they have not redrawn for FRAME_MS, else at the end of that interval (the last
+// version always shows). (Not useDeferredValue: under a steady stream of updates a deferred render
+// keeps being abandoned, and the curves would only appear at the end.)
+
+const FRAME_MS = 100;
+let shown = useApp.getState()?.version ?? 0;
+let lastPublish = -Infinity;
+let timer: ReturnType<typeof setTimeout> | null = null;
+const listeners = new Set<() => void>();
+
+function publish(): void {
+  timer = null;
+  shown = useApp.getState().version;
+  lastPublish = performance.now();
+  listeners.forEach((l) => l());
+}
+
+useApp.subscribe((s, prev) => {
+  if (s.version === prev?.version || timer !== null) return;
+  const wait = lastPublish + FRAME_MS - performance.now();
+  if (wait <= 0) publish();
+  else timer = setTimeout(publish, wait);
+});
+
+function subscribe(l: () => void): () => void {
+  listeners.add(l);
+  return () => listeners.delete(l);
+}
+
+/** The store's `version`, throttled to one change per FRAME_MS. */
+export const useChartVersion = (): number => useSyncExternalStore(subscribe, () => shown);
 
 export function useDerived<T>(derive: (plan: Plan | null, live: Live | null, xAxis: XAxis) => T, extra: readonly unknown[] = []): T {
   const plan = useApp((s) => s.plan);
   const live = useApp((s) => s.live);
-  const version = useApp((s) => s.version);
+  const version = useChartVersion();
   const xAxis = useApp((s) => s.xAxis);
   // version stands for the mutated `live`; extra are the caller's own inputs
   return useMemo(() => derive(plan, live, xAxis), [plan, live, version, xAxis, ...extra]);
