@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { X_AXES, type XAxis } from '../../live';
 import { axisAvailable, AXIS_LABELS, effectiveAxis } from '../../charts/derive';
 import { setXAxis, useApp } from '../../store';
@@ -30,28 +31,58 @@ function AxisPicker() {
   );
 }
 
+/** Charts of the panel, in the order they are mounted. */
+const CHARTS = 4;
+
+/**
+ * Mounts the charts one per task, as soon as there is a plan (before any run): mounting them
+ * all in one task, or during a run, blocks the page for longer than 50 ms (recharts builds
+ * every axis and series on mount); later redraws are cheaper.
+ */
+function useStaggeredMount(active: boolean): number {
+  const [mounted, setMounted] = useState(0);
+  useEffect(() => {
+    if (!active) {
+      setMounted(0);
+      return;
+    }
+    if (mounted >= CHARTS) return;
+    const t = setTimeout(() => setMounted((m) => m + 1), 0);
+    return () => clearTimeout(t);
+  }, [active, mounted]);
+  return active ? mounted : 0;
+}
+
 /** Every chart of the running (or finished) experiment, or how to start one. */
 export function ChartsPanel() {
   const plan = useApp((s) => s.plan);
   const live = useApp((s) => s.live);
-  if (!plan || !live)
+  const mounted = useStaggeredMount(plan !== null);
+  if (!plan)
     return (
       <section className="card charts-empty" data-testid="charts-empty">
-        <p>Press Run to train; curves stream in as the workers compute.</p>
+        <p>Fix the settings marked in red to draw the charts.</p>
       </section>
     );
   return (
     <section className="charts" aria-label="Charts">
+      {!live && (
+        <p className="card charts-empty" data-testid="charts-empty">
+          Press Run to train; curves stream in as the workers compute.
+        </p>
+      )}
       <div className="charts-toolbar">
         <AxisPicker />
       </div>
-      <ReturnChart />
-      <div className="charts-pair">
-        <GapChart />
-        <MetricChart />
-      </div>
-      <SeedMultiples />
-      <TurnHeatmaps />
+      {mounted >= 1 && <ReturnChart />}
+      {mounted >= 2 && (
+        <div className="charts-pair">
+          <GapChart />
+          {mounted >= 3 && <MetricChart />}
+        </div>
+      )}
+      {mounted >= 4 && <SeedMultiples />}
+      {mounted >= 4 && <TurnHeatmaps />}
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { AXIS_TITLES, GAP_FLOOR, effectiveAxis, gapSeries, logTicks } from '../../charts/derive';
 import { useApp } from '../../store';
-import { AlgorithmLegend, CHART_MARGIN, fmtX, idClass, SeriesTooltip, useDerived } from './common';
+import { AlgorithmLegend, CHART_MARGIN, fmtX, idClass, SeriesTooltip, useDerived, SLOTS } from './common';
 
 const HEIGHT = 280;
 
@@ -14,7 +14,7 @@ export function GapChart() {
   const { series, ticks } = useDerived((p, l, x) => {
     const series = gapSeries(p, l, x);
     return { series, ticks: logTicks(series.flatMap((a) => a.points.map((q) => q.gap)), GAP_FLOOR) };
-  });
+  }, [], SLOTS.gap);
   if (!plan || series.length === 0) return null;
   const axis = effectiveAxis(plan.exp, xAxis);
   const xTitle = AXIS_TITLES[axis];

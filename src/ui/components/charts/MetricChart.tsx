@@ -2,7 +2,7 @@ import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts'
 import { AXIS_TITLES, effectiveAxis, METRIC_LABELS, metricSeries } from '../../charts/derive';
 import { METRICS, type MetricName } from '../../live';
 import { setMetric, useApp } from '../../store';
-import { AlgorithmLegend, CHART_MARGIN, fmt3, fmtX, idClass, SeriesTooltip, useDerived } from './common';
+import { AlgorithmLegend, CHART_MARGIN, fmt3, fmtX, idClass, SeriesTooltip, useDerived, SLOTS } from './common';
 
 const HEIGHT = 280;
 
@@ -19,7 +19,7 @@ export function MetricChart() {
   const plan = useApp((s) => s.plan);
   const xAxis = useApp((s) => s.xAxis);
   const metric = useApp((s) => s.metric);
-  const series = useDerived((p, l, x) => metricSeries(p, l, metric, x), [metric]);
+  const series = useDerived((p, l, x) => metricSeries(p, l, metric, x), [metric], SLOTS.metric);
   if (!plan) return null;
   const axis = effectiveAxis(plan.exp, xAxis);
   const xTitle = AXIS_TITLES[axis];

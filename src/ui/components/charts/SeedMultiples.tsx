@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { AXIS_TITLES, chartDomain, effectiveAxis, seedLines, type SeedLines, type SeedRow } from '../../charts/derive';
 import { useApp } from '../../store';
-import { fmtX, fmtY, idClass, useDerived } from './common';
+import { fmtX, fmtY, idClass, useDerived, SLOTS } from './common';
 
 // Small multiples as plain SVG: up to 32 seeds × 9 algorithms would be ~300 recharts Lines, each a
 // registered chart item; a path per seed costs nothing next to that.
@@ -66,7 +66,7 @@ const Multiple = memo(function Multiple({ s, Jstar, domain }: { s: SeedLines; Js
 export function SeedMultiples() {
   const plan = useApp((s) => s.plan);
   const xAxis = useApp((s) => s.xAxis);
-  const all = useDerived((p, l, x) => (p ? p.algorithms.map((_, a) => seedLines(p, l, a, x, MAX_SEEDS, MAX_POINTS)!) : []));
+  const all = useDerived((p, l, x) => (p ? p.algorithms.map((_, a) => seedLines(p, l, a, x, MAX_SEEDS, MAX_POINTS)!) : []), [], SLOTS.seeds);
   if (!plan || all.length === 0) return null;
   const domain = chartDomain(plan.rewardRange);
   return (

@@ -1,7 +1,7 @@
 import { memo, useLayoutEffect, useRef, type CSSProperties, type MouseEvent } from 'react';
 import { turnHeatmap, viridis, viridisCss, VIRIDIS_GRADIENT, type TurnHeatmap } from '../../charts/derive';
 import { useApp } from '../../store';
-import { useDerived } from './common';
+import { useDerived, SLOTS } from './common';
 
 const COLUMNS = 120;
 
@@ -87,7 +87,7 @@ const Heatmap = memo(function Heatmap({ h }: { h: TurnHeatmap }) {
 /** Per algorithm: P(optimal token on the optimal path) per turn over iterations; reverse-order credit shows as rows lighting up from the last turn. */
 export function TurnHeatmaps() {
   const turnStep = useApp((s) => s.turnStep);
-  const maps = useDerived((p, l) => (p ? p.algorithms.map((_, a) => turnHeatmap(p, l, a, COLUMNS, turnStep)!) : []), [turnStep]);
+  const maps = useDerived((p, l) => (p ? p.algorithms.map((_, a) => turnHeatmap(p, l, a, COLUMNS, turnStep)!) : []), [turnStep], SLOTS.heatmap);
   if (maps.length === 0) return null;
   return (
     <section className="card chart chart-heatmap" data-testid="chart-heatmap"

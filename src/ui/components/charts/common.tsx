@@ -1,4 +1,4 @@
-import { useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import type { TooltipContentProps } from 'recharts';
 import { useApp } from '../../store';
 import type { Live, XAxis } from '../../live';
@@ -12,16 +12,27 @@ import type { Plan } from '../../plan';
 // keeps being abandoned, and the curves would only appear at the end.)
 
 const FRAME_MS = 100;
-let shown = useApp.getState()?.version ?? 0;
+/**
+ * Charts redraw in turn, one per task (slot k waits k·SLOT_MS): a redraw of every chart in one
+ * task would block the page for longer than 50 ms; one chart at a time stays below it.
+ */
+export const SLOTS = { return: 0, gap: 1, metric: 2, seeds: 3, heatmap: 4 } as const;
+const SLOT_MS = 12;
+const slotCount = Object.keys(SLOTS).length;
+const shown = new Array<number>(slotCount).fill(useApp.getState()?.version ?? 0);
 let lastPublish = -Infinity;
 let timer: ReturnType<typeof setTimeout> | null = null;
-const listeners = new Set<() => void>();
+const listeners = Array.from({ length: slotCount }, () => new Set<() => void>());
 
 function publish(): void {
   timer = null;
-  shown = useApp.getState().version;
+  const v = useApp.getState().version;
   lastPublish = performance.now();
-  listeners.forEach((l) => l());
+  for (let k = 0; k < slotCount; k++)
+    setTimeout(() => {
+      shown[k] = v;
+      listeners[k].forEach((l) => l());
+    }, k * SLOT_MS);
 }
 
 useApp.subscribe((s, prev) => {
@@ -31,18 +42,21 @@ useApp.subscribe((s, prev) => {
   else timer = setTimeout(publish, wait);
 });
 
-function subscribe(l: () => void): () => void {
-  listeners.add(l);
-  return () => listeners.delete(l);
+/** The store's `version`, throttled to one change per FRAME_MS, for the chart in `slot`. */
+export function useChartVersion(slot = 0): number {
+  const subscribe = useCallback((l: () => void) => {
+    listeners[slot].add(l);
+    return () => {
+      listeners[slot].delete(l);
+    };
+  }, [slot]);
+  return useSyncExternalStore(subscribe, () => shown[slot]);
 }
 
-/** The store's `version`, throttled to one change per FRAME_MS. */
-export const useChartVersion = (): number => useSyncExternalStore(subscribe, () => shown);
-
-export function useDerived<T>(derive: (plan: Plan | null, live: Live | null, xAxis: XAxis) => T, extra: readonly unknown[] = []): T {
+export function useDerived<T>(derive: (plan: Plan | null, live: Live | null, xAxis: XAxis) => T, extra: readonly unknown[] = [], slot = 0): T {
   const plan = useApp((s) => s.plan);
   const live = useApp((s) => s.live);
-  const version = useChartVersion();
+  const version = useChartVersion(slot);
   const xAxis = useApp((s) => s.xAxis);
   // version stands for the mutated `live`; extra are the caller's own inputs
   return useMemo(() => derive(plan, live, xAxis), [plan, live, version, xAxis, ...extra]);
