@@ -25,7 +25,7 @@ let elapsedBefore = 0;
 /** When charts were last told to redraw (performance.now()). */
 let drawnAt = 0;
 /** While running, charts redraw at most this often; the progress bar follows every frame. */
-const CHART_INTERVAL_MS = 500;
+const CHART_INTERVAL_MS = 250;
 /** Bumped by Reset: queued tasks of an older generation do nothing. */
 let generation = 0;
 
