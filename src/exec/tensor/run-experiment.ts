@@ -1,3 +1,4 @@
+import { stepsPerIteration } from '../../core/run/steps';
 import type { Experiment } from '../../core/config/resolve';
 import { allRuns, type RunSpec } from '../../core/run/partition';
 import { buildResult, type ExperimentResult } from '../../core/run/result';
@@ -26,13 +27,6 @@ export interface TensorRunOptions {
   stopped?: () => boolean;
   /** Tests: estimate J by Monte Carlo even where it could be enumerated. */
   forceMonteCarlo?: boolean;
-}
-
-/** Optimizer steps per iteration of an algorithm: runs that take as many share a shard. */
-export function stepsPerIteration(exp: Experiment, algoIndex: number): number {
-  const a = exp.algorithms[algoIndex];
-  const chunks = exp.mode === 'exact' ? 1 : a.minibatches;
-  return a.rule === 'reinforce' ? 1 : a.rule === 'ppu' ? a.epochs * chunks : exp.env.turns * a.epochs * chunks;
 }
 
 /** Runs grouped by update shape (steps per iteration), each group one shard of batched tensors. */
@@ -82,3 +76,5 @@ export async function runOnTensor(exp: Experiment, opts: TensorRunOptions): Prom
     wallSeconds: (performance.now() - t0) / 1000,
   });
 }
+
+export { stepsPerIteration };

@@ -1,3 +1,4 @@
+import { stepsPerIteration } from '../../core/run/steps';
 import type { Experiment } from '../../core/config/resolve';
 import { needsMonteCarlo } from '../../core/config/resolve';
 import type { Live, MetricName, XAxis } from '../live';
@@ -37,17 +38,6 @@ export function axisAvailable(exp: Experiment, axis: XAxis): string | null {
 /** The axis actually drawn: an unavailable choice falls back to iterations. */
 export function effectiveAxis(exp: Experiment, axis: XAxis): XAxis {
   return axisAvailable(exp, axis) === null ? axis : 'iterations';
-}
-
-/**
- * Optimizer steps one iteration of an algorithm takes. The same formula as `stepsPerIteration`
- * in src/exec/tensor/run-experiment.ts (test/ui-charts.test.ts checks they agree): importing it
- * from there would pull the tensor shards, and with them tfjs-core, into the page's main bundle.
- */
-export function stepsPerIteration(exp: Experiment, algoIndex: number): number {
-  const a = exp.algorithms[algoIndex];
-  const chunks = exp.mode === 'exact' ? 1 : a.minibatches;
-  return a.rule === 'reinforce' ? 1 : a.rule === 'ppu' ? a.epochs * chunks : exp.env.turns * a.epochs * chunks;
 }
 
 /** Factor mapping iteration k of an algorithm to x = k·factor on the given axis. */
@@ -119,3 +109,5 @@ export function logTicks(values: ArrayLike<number | null>, floor: number): numbe
   for (let e = e0; e <= e1; e++) out.push(Number(`1e${e}`));
   return out;
 }
+
+export { stepsPerIteration };
