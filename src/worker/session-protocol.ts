@@ -6,11 +6,8 @@ import type { BackendReport } from '../exec/tensor/backend';
 // experiment. The page can run, pause, run up to an iteration, perform one iteration turn by
 // turn, change the learning rate or clips at an iteration, and set the speed.
 
-export interface HotValues {
-  lr?: number;
-  /** New clip per algorithm index (null: unchanged). */
-  clips?: (number | null)[];
-}
+import type { HotValues } from '../core/run/changes';
+export type { HotValues } from '../core/run/changes';
 
 export type SessionCommand =
   | { type: 'init'; config: unknown; specs: RunSpec[] }

@@ -3,7 +3,7 @@ import type { BackendName, BackendReport } from '../exec/tensor/backend';
 import { McShard } from '../exec/tensor/mc-shard';
 import { groupByShape } from '../exec/tensor/run-experiment';
 import { TensorShard } from '../exec/tensor/shard';
-import { applyHotValues } from './cpu-session';
+import { applyHotValues } from '../core/run/changes';
 import type { MakeSteppable } from './session-host';
 import { TURN_STEP_NEEDS_CPU } from './session-protocol';
 

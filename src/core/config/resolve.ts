@@ -9,7 +9,8 @@ import {
   presetRecord,
   type AlgorithmRecord,
 } from '../algo/records';
-import { ConfigError, issueToError, show } from './fields';
+import { ConfigError, issueToError, num, show } from './fields';
+import { CHANGE_PATH, type ScheduledChange } from '../run/changes';
 import { algorithmEntrySchema, configSchema, customEnvSchema, LIMITS, presetEnvSchema } from './schema';
 import { DEFAULTS } from './defaults';
 
@@ -32,6 +33,8 @@ export interface Experiment {
   executor: 'auto' | 'cpu' | 'tensor';
   backend: 'webgpu' | 'webgl' | 'wasm' | 'cpu' | null;
   mcSamples: number;
+  /** Learning-rate and clip changes at given iterations, in the order they apply. */
+  changes: ScheduledChange[];
   /** Fields given that the algorithm's rule does not read, one line each. */
   warnings: string[];
 }
@@ -187,12 +190,25 @@ export function resolveConfig(raw: unknown): Experiment {
     executor: c.executor ?? DEFAULTS.executor,
     backend: c.backend ?? null,
     mcSamples: c.mcSamples ?? DEFAULTS.mcSamples,
+    changes: [],
     warnings,
   };
+  exp.changes = resolveChanges(c.changes ?? [], exp);
   checkExecutor(exp);
   checkBatchShape(exp);
   checkSize(exp);
   return exp;
+}
+
+function resolveChanges(changes: ScheduledChange[], exp: Experiment): ScheduledChange[] {
+  changes.forEach((c, i) => {
+    if (c.at >= exp.iterations) fail(`changes[${i}].at`, `must be an iteration from 0 to ${exp.iterations - 1} (the experiment has ${exp.iterations}), got ${c.at}`);
+    const m = CHANGE_PATH.exec(c.path)!;
+    if (m[2] !== undefined && Number(m[2]) >= exp.algorithms.length)
+      fail(`changes[${i}].path`, `algorithms[${m[2]}] does not exist (there are ${exp.algorithms.length} algorithms)`);
+    parseWith(num(m[2] === undefined ? LIMITS.lr : LIMITS.clip), c.value, ['changes', i, 'value']);
+  });
+  return changes.map((c) => ({ ...c })).sort((a, b) => a.at - b.at); // stable: same-iteration changes keep their order
 }
 
 const ALGORITHM_IDS_DEFAULT = Object.keys(ALGORITHM_PRESETS).map((id) => ({ id }));

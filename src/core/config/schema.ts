@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ENV_PRESET_NAMES } from '../env/presets';
 import { ALGORITHM_IDS } from '../algo/records';
-import { bool, finiteNumber, num, numOrNull, oneOf } from './fields';
+import { bool, finiteNumber, num, numOrNull, oneOf, show } from './fields';
+import { CHANGE_PATH } from '../run/changes';
 
 // The one config schema (cli-contract.md, version 1). Controls, permalinks, the CLI and
 // validation all read it; resolve.ts turns a parsed config into the engine's Experiment.
@@ -29,6 +30,8 @@ export const LIMITS = {
   gaeLambda: { min: 0, max: 1 },
   criticLr: { min: 0, max: 100, openMin: true },
   mcSamples: { min: 16, max: 1_000_000, int: true },
+  /** Learning-rate and clip changes an experiment may schedule (`changes`). */
+  changes: 64,
   /** contexts · V^(T·L): exact J enumerates every token sequence. */
   maxSequences: 65_536,
   /** An MLP policy in sampled mode may go further, with a Monte-Carlo J (the reward table stays in memory). */
@@ -137,6 +140,19 @@ export const algorithmEntrySchema = z.strictObject({
   criticLr: numOrNull(LIMITS.criticLr).optional(),
 });
 
+/** A learning-rate or clip change before iteration `at` (resolve.ts checks `at` and `value` against the rest). */
+export const changeSchema = z.strictObject({
+  at: num({ min: 0, max: LIMITS.iterations.max - 1, int: true }),
+  path: z.unknown().transform((v, ctx): string => {
+    if (typeof v !== 'string' || !CHANGE_PATH.test(v)) {
+      ctx.addIssue({ code: 'custom', message: `must be "optimizer.lr" or "algorithms[i].clip", got ${show(v)}` });
+      return z.NEVER;
+    }
+    return v;
+  }),
+  value: finiteNumber(),
+});
+
 export const configSchema = z.strictObject({
   version: z.unknown().transform((v, ctx): 1 => {
     if (v !== 1) {
@@ -165,6 +181,7 @@ export const configSchema = z.strictObject({
   executor: oneOf(['auto', 'cpu', 'tensor'] as const).optional(),
   backend: oneOf(['webgpu', 'webgl', 'wasm', 'cpu'] as const).optional(),
   mcSamples: num(LIMITS.mcSamples).optional(),
+  changes: z.array(changeSchema).max(LIMITS.changes, `at most ${LIMITS.changes} changes`).optional(),
 });
 
 export type ConfigInput = z.input<typeof configSchema>;

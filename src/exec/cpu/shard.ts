@@ -1,3 +1,4 @@
+import { applyScheduled } from '../../core/run/changes';
 import { buildProblem, type Problem } from './problem';
 import { makeScratch, type Scratch } from './scratch';
 import { makeRun, type RunState } from './state';
@@ -47,6 +48,7 @@ export class CpuShard {
   step(turns = false): TurnRecord[] | null {
     if (this.done) return null;
     const k = this.iteration;
+    applyScheduled(this.pb.exp, k);
     const records: TurnRecord[] = [];
     for (let r = 0; r < this.runs.length; r++) {
       const run = this.runs[r];

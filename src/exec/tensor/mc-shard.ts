@@ -1,3 +1,4 @@
+import { applyScheduled } from '../../core/run/changes';
 import * as tf from '@tensorflow/tfjs-core';
 import { groupAdvantages, makeGroupScratch, type GroupScratch } from '../../core/algo/advantages';
 import type { Experiment } from '../../core/config/resolve';
@@ -72,6 +73,7 @@ export class McShard {
 
   async step(): Promise<void> {
     if (this.done) return;
+    if (applyScheduled(this.exp, this.iteration)) this.refreshHyper();
     const t0 = performance.now();
     const k = this.iteration;
     const { hb, exp, tree } = this;

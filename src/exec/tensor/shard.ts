@@ -1,3 +1,4 @@
+import { applyScheduled } from '../../core/run/changes';
 import * as tf from '@tensorflow/tfjs-core';
 import type { Experiment } from '../../core/config/resolve';
 import { evaluatePolicy, softmaxTable } from '../../core/env/exact';
@@ -90,6 +91,7 @@ export class TensorShard {
   /** Advance every run by one iteration. */
   async step(): Promise<void> {
     if (this.done) return;
+    if (applyScheduled(this.exp, this.iteration)) this.refreshHyper();
     const t0 = performance.now();
     const { pb, hb } = this;
     const k = this.iteration;

@@ -1,0 +1,81 @@
+import { APP_VERSION } from '../run/result';
+
+// The results hash a permalink may carry (issue 5): a 48-bit digest of every run's J curve
+// rounded to 1e-6, together with the executor/backend that computed it and the app version.
+// Two runs that print the same digest computed the same curves to six decimals.
+
+export interface ResultsHash {
+  /** 12 hex digits. */
+  digest: string;
+  /** "cpu" or "tensor-<backend>": the CPU executor computes the same numbers everywhere. */
+  by: string;
+  app: string;
+}
+
+export type JCurve = ArrayLike<number | null>;
+
+export const executorTag = (executor: 'cpu' | 'tensor', backend: string | null): string =>
+  executor === 'cpu' ? 'cpu' : `tensor-${backend ?? 'unknown'}`;
+
+/** Two 32-bit multiply-xorshift lanes (cyrb53-style mixing), fed 32-bit words. */
+class Digest {
+  private h1 = 0xdeadbeef;
+  private h2 = 0x41c6ce57;
+  word(w: number): void {
+    this.h1 = Math.imul(this.h1 ^ w, 2654435761);
+    this.h2 = Math.imul(this.h2 ^ w, 1597334677);
+  }
+  text(s: string): void {
+    this.word(s.length);
+    for (let i = 0; i < s.length; i++) this.word(s.charCodeAt(i));
+  }
+  /** A value rounded to 1e-6 (non-finite values and null as a marker). */
+  value(v: number | null): void {
+    if (v === null || !Number.isFinite(v)) {
+      this.word(0x7ff80001);
+      this.word(v === Infinity ? 1 : v === -Infinity ? 2 : 3);
+      return;
+    }
+    const q = Math.round(v * 1e6) + 0; // + 0 turns −0 into 0
+    const hi = Math.floor(q / 4294967296);
+    this.word(hi | 0);
+    this.word((q - hi * 4294967296) | 0);
+  }
+  hex(): string {
+    let h1 = this.h1, h2 = this.h2;
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 16).toString(16).padStart(4, '0');
+  }
+}
+
+/**
+ * Digest of an experiment's J curves: `curves[a][s]` is algorithm a's seed s, each with
+ * iterations + 1 values (null or NaN once a run diverged).
+ */
+export function resultsHash(ids: string[], curves: JCurve[][], by: string, app = APP_VERSION): ResultsHash {
+  const d = new Digest();
+  d.text(by);
+  d.text(app);
+  d.word(ids.length);
+  ids.forEach((id, a) => {
+    d.text(id);
+    const runs = curves[a] ?? [];
+    d.word(runs.length);
+    for (const J of runs) {
+      d.word(J.length);
+      for (let i = 0; i < J.length; i++) d.value(J[i]);
+    }
+  });
+  return { digest: d.hex(), by, app };
+}
+
+/** Why a digest differs from the one a link carries (null when they match). */
+export function explainMismatch(expected: ResultsHash, got: ResultsHash): string | null {
+  if (expected.digest === got.digest && expected.by === got.by && expected.app === got.app) return null;
+  if (expected.by !== got.by)
+    return `the link's results were computed by ${expected.by}, these by ${got.by}; different executors or backends round differently, so the digests cannot be compared (force ${expected.by} to check)`;
+  if (expected.app !== got.app)
+    return `the link's results come from version ${expected.app} of the explorer, these from ${got.app}; the engine may have changed between versions`;
+  return `the curves differ: same executor (${got.by}) and version (${got.app}), but the digest is ${got.digest}, not ${expected.digest}`;
+}
