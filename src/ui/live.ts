@@ -39,10 +39,7 @@ export interface TurnStep {
   }[];
 }
 
-export type XAxis = 'iterations' | 'steps' | 'rollouts';
-export const X_AXES: readonly XAxis[] = ['iterations', 'steps', 'rollouts'];
+export { X_AXES, METRICS, type XAxis, type MetricName } from '../core/config/view';
 
-export type MetricName = 'entropy' | 'kl' | 'clipFraction' | 'zeroVarianceGroups' | 'gradNorm';
-export const METRICS: readonly MetricName[] = ['entropy', 'kl', 'clipFraction', 'zeroVarianceGroups', 'gradNorm'];
 
 export const runIndex = (seeds: number, algoIndex: number, seedIndex: number) => algoIndex * seeds + seedIndex;

@@ -1,0 +1,61 @@
+import { DEFAULT_CONFIG } from './defaults';
+import { ConfigError, issueToError } from './fields';
+import { resolveConfig, type Experiment } from './resolve';
+import { customEnvSchema } from './schema';
+
+// Config and environment files the page imports, validated by the same schema as the CLI and
+// permalinks. Never throws: a rejection names the field.
+
+/** Files larger than this are refused unread. */
+export const MAX_IMPORT_BYTES = 8 << 20;
+
+export type Imported =
+  | { ok: true; config: Record<string, unknown>; exp: Experiment }
+  | { ok: false; field: string; message: string };
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function parseJson(text: string, what: string): { ok: true; value: unknown } | { ok: false; field: string; message: string } {
+  if (text.length > MAX_IMPORT_BYTES) return { ok: false, field: 'file', message: `file: the ${what} is ${text.length.toLocaleString('en-US')} characters; the limit is ${MAX_IMPORT_BYTES.toLocaleString('en-US')}` };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (e) {
+    return { ok: false, field: 'file', message: `file: the ${what} is not valid JSON (${(e as Error).message.replace(/\s+/g, ' ').slice(0, 120)})` };
+  }
+}
+
+function resolved(config: Record<string, unknown>, prefix = ''): Imported {
+  try {
+    return { ok: true, config, exp: resolveConfig(config) };
+  } catch (e) {
+    if (!(e instanceof ConfigError)) return { ok: false, field: 'file', message: `file: could not be read (${e instanceof Error ? e.message.slice(0, 120) : 'unknown error'})` };
+    const field = e.path ? prefix + e.path : prefix.replace(/\.$/, '') || 'config';
+    return { ok: false, field, message: `${field}: ${e.detail}` };
+  }
+}
+
+/** A config JSON file (the CLI's format, cli-contract.md). */
+export function importConfig(text: string): Imported {
+  const j = parseJson(text, 'config');
+  if (!j.ok) return j;
+  if (!isRecord(j.value)) return { ok: false, field: 'config', message: 'config: must be a JSON object like {"version": 1, "env": …, "algorithms": […]}' };
+  return resolved(j.value);
+}
+
+/**
+ * A custom environment file ({turns, vocab, tokensPerTurn, rewards, …}, as `env` in a config),
+ * checked against `base` (the config it goes into), which it returns with `env` replaced.
+ */
+export function importEnv(text: string, base: Record<string, unknown> = DEFAULT_CONFIG): Imported {
+  const j = parseJson(text, 'environment');
+  if (!j.ok) return j;
+  const env = j.value;
+  if (!isRecord(env)) return { ok: false, field: 'env', message: 'env: must be a JSON object like {"turns": 2, "vocab": 2, "tokensPerTurn": 1, "rewards": [[…]]}' };
+  if ('preset' in env) return { ok: false, field: 'env.preset', message: 'env.preset: an environment file holds a custom reward table (turns, vocab, tokensPerTurn, rewards); choose presets in the page' };
+  const shape = customEnvSchema.safeParse(env);
+  if (!shape.success) {
+    const e = issueToError(shape.error.issues[0]!, ['env']);
+    return { ok: false, field: e.path || 'env', message: e.path ? e.message : `env: ${e.detail}` };
+  }
+  return resolved({ ...base, env }, '');
+}

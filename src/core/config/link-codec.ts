@@ -1,0 +1,291 @@
+import { z } from 'zod';
+import { DEFAULT_CONFIG } from './defaults';
+import { ConfigError, issueToError, oneOf } from './fields';
+import { resolveConfig, type Experiment } from './resolve';
+import { compressText, decompressText } from './link-compress';
+import { LiteralError, parseLiteral, printLiteral } from './link-literal';
+import { minimalConfig } from './link-minimal';
+import { DEFAULT_VIEW, METRICS, X_AXES, type View } from './view';
+import type { ResultsHash } from '../metrics/results-hash';
+
+// Permalinks (issue 5). The fragment is `v=1&key=value&…`: the config with its defaults left
+// out, flattened to dotted keys (`iterations=100`, `env.preset=two-prompts`,
+// `algorithms=[seeupo,grpo]`, `algorithms.1.clip=0.3`), then the chart choices and, optionally,
+// a results hash. Past COMPRESS_OVER characters the pairs travel deflated as `z=`. Decoding
+// validates with the same schema as every other input and never throws.
+
+export const LINK_VERSION = 1;
+/** A link longer than this is refused before it is read. */
+export const MAX_LINK_CHARS = 200_000;
+/** Readable pairs longer than this are deflated. */
+export const COMPRESS_OVER = 1500;
+/** Key/value pairs a link may hold. */
+const MAX_PAIRS = 2000;
+const MAX_INDEX = 4096;
+
+export interface LinkState {
+  /** The config JSON (cli-contract.md); defaults are filled in when decoded. */
+  config: Record<string, unknown>;
+  view: View;
+  /** The results hash the link's author saw, if they included it. */
+  hash: ResultsHash | null;
+  embed: boolean;
+  /** False when the author's run had changes the link could not carry: it does not replay exactly. */
+  exact: boolean;
+}
+
+export type LinkDecoded =
+  | { ok: true; empty: boolean; state: LinkState; exp: Experiment; compressed: boolean }
+  /** `field` names what is wrong (a config path like "algorithms[1].clip", or a link key). */
+  | { ok: false; field: string; message: string; future: boolean };
+
+const EXTRA_KEYS = ['view.metric', 'view.x', 'embed', 'hash', 'by', 'app', 'exact'] as const;
+/** Keys whose value is taken as raw text ("0.1.0" is a version, not a number). */
+const TEXT_KEYS = new Set(['hash', 'by', 'app']);
+
+const flag = z.unknown().transform((v, ctx): boolean => {
+  if (v === 1 || v === true) return true;
+  if (v === 0 || v === false) return false;
+  ctx.addIssue({ code: 'custom', message: `must be 1 or 0, got ${JSON.stringify(v)}` });
+  return z.NEVER;
+});
+const pattern = (re: RegExp, what: string) =>
+  z.unknown().transform((v, ctx): string => {
+    const s = typeof v === 'number' ? String(v) : v;
+    if (typeof s !== 'string' || !re.test(s)) {
+      ctx.addIssue({ code: 'custom', message: `must be ${what}, got ${JSON.stringify(v)?.slice(0, 40)}` });
+      return z.NEVER;
+    }
+    return s;
+  });
+
+/** The link's keys that are not the experiment's config. */
+const extrasSchema = z.strictObject({
+  'view.metric': oneOf(METRICS).optional(),
+  'view.x': oneOf(X_AXES).optional(),
+  embed: flag.optional(),
+  exact: flag.optional(),
+  hash: pattern(/^[0-9a-f]{12}$/, '12 hex digits').optional(),
+  by: pattern(/^(cpu|tensor-(webgpu|webgl|wasm|cpu))$/, '"cpu" or "tensor-<backend>" (webgpu, webgl, wasm, cpu)').optional(),
+  app: pattern(/^\d{1,4}\.\d{1,4}\.\d{1,4}$/, 'a version like 0.1.0').optional(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Encoding
+
+const escape = (s: string) => encodeURIComponent(s).replace(/%5B/g, '[').replace(/%5D/g, ']').replace(/%2C/g, ',').replace(/%3A/g, ':');
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function flatten(v: unknown, key: string, out: [string, string][]): void {
+  const hasObject = Array.isArray(v) && v.some((x) => isRecord(x) || Array.isArray(x));
+  const lit = isRecord(v) || hasObject ? null : printLiteral(v);
+  if (lit !== null) {
+    out.push([key, lit]);
+    return;
+  }
+  if (Array.isArray(v)) {
+    if (v.length === 0) out.push([key, '[]']);
+    v.forEach((x, i) => flatten(x, `${key}.${i}`, out));
+    return;
+  }
+  if (isRecord(v)) {
+    const keys = Object.keys(v).filter((k) => v[k] !== undefined);
+    if (keys.length === 0) out.push([key, '{}']);
+    for (const k of keys) flatten(v[k], key ? `${key}.${k}` : k, out);
+    return;
+  }
+  throw new Error(`${key}: ${String(v)} has no link form`);
+}
+
+/** Algorithm entries as `algorithms=[id,…]` plus `algorithms.i.field=…` for their other fields. */
+function flattenAlgorithms(list: unknown[], out: [string, string][]): void {
+  const ids = list.map((e) => (isRecord(e) && typeof e.id === 'string' ? e.id : null));
+  if (ids.some((id) => id === null)) return flatten(list, 'algorithms', out);
+  out.push(['algorithms', printLiteral(ids)!]);
+  list.forEach((e, i) => {
+    for (const [k, v] of Object.entries(e as Record<string, unknown>)) if (k !== 'id' && v !== undefined) flatten(v, `algorithms.${i}.${k}`, out);
+  });
+}
+
+/** The fragment (without '#') for a state: `v=1&…`, deflated into `z=` when long. */
+export function encodeLink(state: LinkState): string {
+  const pairs: [string, string][] = [];
+  const { version: _, ...config } = minimalConfig(state.config);
+  for (const [k, v] of Object.entries(config)) {
+    if (k === 'algorithms' && Array.isArray(v)) flattenAlgorithms(v, pairs);
+    else flatten(v, k, pairs);
+  }
+  if (state.view.metric !== DEFAULT_VIEW.metric) pairs.push(['view.metric', state.view.metric]);
+  if (state.view.x !== DEFAULT_VIEW.x) pairs.push(['view.x', state.view.x]);
+  if (state.embed) pairs.push(['embed', '1']);
+  if (!state.exact) pairs.push(['exact', '0']);
+  if (state.hash) pairs.push(['hash', state.hash.digest], ['by', state.hash.by], ['app', state.hash.app]);
+  const body = pairs.map(([k, v]) => `${escape(k)}=${escape(v)}`).join('&');
+  const head = `v=${LINK_VERSION}`;
+  if (body.length <= COMPRESS_OVER) return body ? `${head}&${body}` : head;
+  return `${head}&z=${compressText(body)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding
+
+class LinkError extends Error {
+  constructor(
+    readonly field: string,
+    detail: string,
+    readonly future = false,
+  ) {
+    super(`${field}: ${detail}`);
+  }
+}
+
+/** "algorithms.1.clip" → "algorithms[1].clip" (the config's path notation). */
+const configPath = (key: string) => key.replace(/\.(\d+)(?=\.|$)/g, '[$1]');
+
+function splitPairs(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of text.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    let key: string, value: string;
+    try {
+      key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
+    } catch {
+      throw new LinkError('link', `"${part.slice(0, 40)}" is not correctly %-encoded`);
+    }
+    const name = configPath(key.slice(0, 60)) || '(empty key)';
+    if (eq < 0) throw new LinkError(name, `has no value (write ${key.slice(0, 40)}=…)`);
+    try {
+      value = decodeURIComponent(part.slice(eq + 1));
+    } catch {
+      throw new LinkError(name, 'its value is not correctly %-encoded');
+    }
+    if (out.has(key)) throw new LinkError(name, 'is given twice');
+    if (out.size >= MAX_PAIRS) throw new LinkError('link', `has more than ${MAX_PAIRS} key=value pairs`);
+    out.set(key, value);
+  }
+  return out;
+}
+
+function parseValue(key: string, text: string): unknown {
+  if (text === '{}') return {};
+  try {
+    return parseLiteral(text);
+  } catch (e) {
+    if (e instanceof LiteralError) throw new LinkError(configPath(key), `is not a value: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Put `value` at the dotted `key` of `root`; numeric segments index lists. */
+function place(root: Record<string, unknown>, key: string, value: unknown): void {
+  const segs = key.split('.');
+  const field = configPath(key);
+  if (segs.length > 6) throw new LinkError(field, 'is nested too deep (at most 6 parts)');
+  let node: Record<string, unknown> | unknown[] = root;
+  for (let i = 0; i < segs.length; i++) {
+    const seg = segs[i];
+    const index = /^(0|[1-9]\d{0,3})$/.test(seg) ? Number(seg) : null;
+    if (index === null && !/^[A-Za-z][A-Za-z0-9]{0,39}$/.test(seg)) throw new LinkError(field, `"${seg.slice(0, 40)}" is not a field name or an index`);
+    if (index !== null && index > MAX_INDEX) throw new LinkError(field, `index ${index} is over ${MAX_INDEX}`);
+    if (Array.isArray(node) !== (index !== null)) throw new LinkError(field, Array.isArray(node) ? `"${seg}" must be an index (0, 1, …)` : `${seg} is an index, but ${configPath(segs.slice(0, i).join('.'))} is not a list`);
+    const container = node as Record<string | number, unknown>;
+    const slot = index ?? seg;
+    const has = Array.isArray(node) ? container[slot] !== undefined : Object.hasOwn(container, slot);
+    if (i === segs.length - 1) {
+      if (has) throw new LinkError(field, 'is given twice (directly and through a longer key)');
+      container[slot] = value;
+      return;
+    }
+    if (!has) container[slot] = /^\d+$/.test(segs[i + 1]) ? [] : {};
+    const next = container[slot];
+    if (!isRecord(next) && !Array.isArray(next)) throw new LinkError(field, `${configPath(segs.slice(0, i + 1).join('.'))} is a value, not a list or object`);
+    node = next;
+  }
+}
+
+function checkNoHoles(v: unknown, path: string): void {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (!(i in v)) throw new LinkError(`${path}[${i}]`, `is missing (the link gives ${path}[${v.length - 1}])`);
+      checkNoHoles(v[i], `${path}[${i}]`);
+    }
+  } else if (isRecord(v)) for (const [k, x] of Object.entries(v)) checkNoHoles(x, path ? `${path}.${k}` : k);
+}
+
+/** The fragment of a URL (or the text itself when it is one). */
+export function fragmentOf(input: string): string {
+  const t = input.trim();
+  const hash = t.indexOf('#');
+  if (hash >= 0) return t.slice(hash + 1);
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(t) ? '' : t;
+}
+
+function readVersion(v: string | undefined): void {
+  if (v === undefined) throw new LinkError('v', `is missing: a permalink starts with v=${LINK_VERSION}`);
+  if (!/^\d{1,6}$/.test(v)) throw new LinkError('v', `must be ${LINK_VERSION}, got ${JSON.stringify(v.slice(0, 20))}`);
+  const n = Number(v);
+  if (n > LINK_VERSION)
+    throw new LinkError('v', `this link is from a newer version of the explorer (link version ${n}); this page reads version ${LINK_VERSION}. Open it with a newer explorer.`, true);
+  if (n !== LINK_VERSION) throw new LinkError('v', `must be ${LINK_VERSION}, got ${n}`);
+}
+
+function decodeOrThrow(input: string): Extract<LinkDecoded, { ok: true }> {
+  if (typeof input !== 'string') throw new LinkError('link', 'must be text');
+  if (input.length > MAX_LINK_CHARS) throw new LinkError('link', `is ${input.length.toLocaleString('en-US')} characters; the limit is ${MAX_LINK_CHARS.toLocaleString('en-US')}`);
+  const fragment = fragmentOf(input);
+  const state: LinkState = { config: structuredClone(DEFAULT_CONFIG) as Record<string, unknown>, view: { ...DEFAULT_VIEW }, hash: null, embed: false, exact: true };
+  if (fragment === '') return { ok: true, empty: true, state, exp: resolveConfig(state.config), compressed: false };
+  let pairs = splitPairs(fragment);
+  readVersion(pairs.get('v'));
+  pairs.delete('v');
+  const z = pairs.get('z');
+  const compressed = z !== undefined;
+  if (compressed) {
+    if (pairs.size > 1) throw new LinkError('z', `a deflated link holds everything in z; it also gives ${[...pairs.keys()].filter((k) => k !== 'z').slice(0, 3).join(', ')}`);
+    const inflated = decompressText(z);
+    if (!inflated.ok) throw new LinkError('z', inflated.why);
+    pairs = splitPairs(inflated.text);
+    for (const k of ['v', 'z']) if (pairs.has(k)) throw new LinkError(k, 'must not appear inside the deflated part');
+  }
+  const extras: Record<string, unknown> = {};
+  const entries = [...pairs].map(([k, text]) => [k, TEXT_KEYS.has(k) ? text : parseValue(k, text)] as const);
+  entries.sort((a, b) => a[0].split('.').length - b[0].split('.').length); // lists before their entries' fields
+  const tree: Record<string, unknown> = {};
+  for (const [k, value] of entries) {
+    if ((EXTRA_KEYS as readonly string[]).includes(k)) extras[k] = value;
+    else if (k === 'version') throw new LinkError('version', `a link gives its version as v=${LINK_VERSION}`);
+    else if (k === 'algorithms' && Array.isArray(value)) place(tree, k, value.map((e) => (typeof e === 'string' ? { id: e } : e)));
+    else place(tree, k, value);
+  }
+  checkNoHoles(tree, '');
+  const ex = extrasSchema.safeParse(extras);
+  if (!ex.success) {
+    const e = issueToError(ex.error.issues[0]!);
+    throw new LinkError(e.path || 'link', e.detail);
+  }
+  const x = ex.data;
+  const given = [x.hash, x.by, x.app].filter((v) => v !== undefined).length;
+  if (given !== 0 && given !== 3) throw new LinkError(x.hash === undefined ? 'hash' : x.by === undefined ? 'by' : 'app', 'a results hash needs all three of hash, by and app');
+  state.config = { ...state.config, ...tree, version: 1 };
+  state.view = { metric: x['view.metric'] ?? DEFAULT_VIEW.metric, x: x['view.x'] ?? DEFAULT_VIEW.x };
+  state.hash = x.hash !== undefined ? { digest: x.hash, by: x.by!, app: x.app! } : null;
+  state.embed = x.embed ?? false;
+  state.exact = x.exact ?? true;
+  return { ok: true, empty: false, state, exp: resolveConfig(state.config), compressed };
+}
+
+/** Decode and validate a link (a URL, '#fragment' or the bare fragment). Never throws. */
+export function decodeLink(input: string): LinkDecoded {
+  try {
+    return decodeOrThrow(input);
+  } catch (e) {
+    if (e instanceof LinkError) return { ok: false, field: e.field, message: e.message, future: e.future };
+    if (e instanceof ConfigError) {
+      const field = e.path || 'config';
+      const future = e.path === 'version' && /newer version/.test(e.detail);
+      return { ok: false, field, message: `${field}: ${e.detail}`, future };
+    }
+    return { ok: false, field: 'link', message: `link: could not be read (${e instanceof Error ? e.message.slice(0, 120) : 'unknown error'})`, future: false };
+  }
+}

@@ -1,0 +1,92 @@
+import { PER_ITERATION_METRICS, type RunSeries } from '../../core/run/series';
+import type { Live } from '../live';
+import type { Plan } from '../plan';
+
+// The page's results as CSV in long format, one value per row:
+//
+//   algorithm,seed,iteration,metric,value
+//   grpo,0,0,J,0.1111111111111111
+//
+// - `algorithm`: the algorithm's id; `seed`: the seed index (0-based), as in the CLI result JSON.
+// - `iteration`: the 0-based index into the metric's array in the CLI result JSON
+//   (shared/cli-contract.md "Result (JSON)"), so a row and the JSON mean the same thing:
+//   * evaluations, iterations + 1 values: `J`, `entropy` and `optimalTokenProb_turn<t>` (t = 1..T,
+//     the JSON's optimalTokenProb[t − 1]) at iteration k are the policy after k updates (k = 0: before any);
+//   * per-update metrics, iterations values: `kl`, `clipFraction`, `zeroVarianceGroups`, `gradNorm`,
+//     `wallMs` at iteration k belong to the update that takes J[k] to J[k + 1] (the charts draw
+//     them at k + 1).
+// - `value`: the number at full precision (String(v)); an empty cell where the run diverged
+//   (NaN/Inf, the JSON's null).
+//
+// Only what the page has computed is written: evaluations up to live.iteration, updates up to
+// live.iteration − 1. A diverged run keeps its rows (with empty values), so the row count is
+// algorithms × seeds × ((iteration + 1)·(2 + T) + iteration·5) whatever happened.
+// Rows are ordered by algorithm (config order), seed, iteration, then metric in the order above.
+
+export const CSV_HEADER = 'algorithm,seed,iteration,metric,value';
+
+/** The evaluation metrics of a T-turn experiment, as named in the CSV. */
+export function evaluationMetricNames(turns: number): string[] {
+  return ['J', 'entropy', ...Array.from({ length: turns }, (_, t) => optimalTokenProbName(t))];
+}
+
+/** `optimalTokenProb_turn1` for turn index 0: no brackets, so a spreadsheet filter or formula can use it as is. */
+export const optimalTokenProbName = (turnIndex: number) => `optimalTokenProb_turn${turnIndex + 1}`;
+
+/** The per-update metrics, as named in the CSV (the CLI result's names). */
+export const UPDATE_METRICS: readonly string[] = PER_ITERATION_METRICS;
+
+/** RFC 4180: a field with a comma, quote, CR or LF (or leading/trailing space) is quoted, quotes doubled. */
+export function csvField(s: string): string {
+  return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** A value cell: full precision, empty when not finite (diverged). */
+const cell = (v: number) => (Number.isFinite(v) ? String(v) : '');
+
+/** Number of data rows resultsCsv writes for `iteration` computed iterations. */
+export function csvRowCount(plan: Plan, iteration: number): number {
+  const k = computedIterations(plan, iteration);
+  if (k < 0) return 0;
+  const evals = 2 + plan.exp.env.turns;
+  return plan.exp.algorithms.length * plan.exp.seeds * ((k + 1) * evals + k * PER_ITERATION_METRICS.length);
+}
+
+const computedIterations = (plan: Plan, iteration: number) => Math.min(Math.floor(iteration), plan.exp.iterations);
+
+/**
+ * Every metric the page holds, one row per (algorithm, seed, iteration, metric); "\n" line
+ * endings, a header line, and a final newline. Empty of rows (header only) when there is no `live`.
+ */
+export function resultsCsv(plan: Plan, live: Live | null): string {
+  const chunks: string[] = [CSV_HEADER + '\n'];
+  if (!live) return chunks[0];
+  const upTo = computedIterations(plan, live.iteration);
+  if (upTo < 0) return chunks[0];
+  const { exp } = plan;
+  const turns = exp.env.turns;
+  // ",J," etc.: the constant middle of each row
+  const evalNames = evaluationMetricNames(turns).map((m) => `,${csvField(m)},`);
+  const updateNames = PER_ITERATION_METRICS.map((m) => `,${csvField(m)},`);
+  const bySlot = new Map<number, RunSeries>();
+  for (const r of live.runs) bySlot.set(r.algoIndex * exp.seeds + r.seedIndex, r);
+  for (let a = 0; a < exp.algorithms.length; a++) {
+    const id = csvField(exp.algorithms[a].id);
+    for (let s = 0; s < exp.seeds; s++) {
+      const run = bySlot.get(a * exp.seeds + s);
+      const prefix = `${id},${s},`;
+      let out = '';
+      for (let k = 0; k <= upTo; k++) {
+        const head = prefix + k;
+        out += head + evalNames[0] + (run ? cell(run.J[k]) : '') + '\n';
+        out += head + evalNames[1] + (run ? cell(run.entropy[k]) : '') + '\n';
+        for (let t = 0; t < turns; t++) out += head + evalNames[2 + t] + (run ? cell(run.optimalTokenProb[t][k]) : '') + '\n';
+        if (k < upTo)
+          for (let m = 0; m < PER_ITERATION_METRICS.length; m++)
+            out += head + updateNames[m] + (run ? cell(run[PER_ITERATION_METRICS[m]][k]) : '') + '\n';
+      }
+      chunks.push(out);
+    }
+  }
+  return chunks.join('');
+}

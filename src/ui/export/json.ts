@@ -1,0 +1,91 @@
+import type { BackendReport } from '../../exec/tensor/backend';
+import { buildResult, type ExperimentResult } from '../../core/run/result';
+import type { RunSeries } from '../../core/run/series';
+import { executorTag, resultsHash, type ResultsHash } from '../../core/metrics/results-hash';
+import { jIsEstimate } from '../charts/axis';
+import type { HotChange, Live } from '../live';
+import type { Plan } from '../plan';
+
+// The page's results as the JSON the CLI prints (shared/cli-contract.md "Result (JSON)",
+// built by the same buildResult), plus what it takes to reproduce and compare them:
+//
+//   config        the config JSON of the experiment (the CLI's input; permalinks carry the same)
+//   resultsHash   { digest: 12 hex digits, by: "cpu" | "tensor-<backend>", app } over every J curve
+//   complete      false while the run has not reached `iterations`: values past
+//                 `computedIterations` are then null
+//   computedIterations  iterations every run has completed
+//   hotChanges    learning-rate / clip changes applied during the run (iteration, path, from, to):
+//                 `config` holds the values after them
+//
+// `wallSeconds` is the time the page computed (pauses excluded).
+
+export interface PageResultMeta {
+  /** The tfjs backend the tensor executor chose (the store's `backend`); null on the CPU executor. */
+  backend: BackendReport | null;
+  /** Seconds the run computed (the store's `elapsed`). */
+  wallSeconds: number;
+}
+
+export interface PageResult extends ExperimentResult {
+  complete: boolean;
+  computedIterations: number;
+  hotChanges: HotChange[];
+  config: unknown;
+  resultsHash: ResultsHash;
+}
+
+/** A copy of a run's series with every value the page has not computed (past `upTo`) set to NaN. */
+function truncated(s: RunSeries, upTo: number): RunSeries {
+  const cut = (a: Float64Array, keep: number) => {
+    const c = new Float64Array(a.length).fill(NaN);
+    c.set(a.subarray(0, Math.max(0, Math.min(keep, a.length))));
+    return c;
+  };
+  return {
+    algoIndex: s.algoIndex,
+    seedIndex: s.seedIndex,
+    J: cut(s.J, upTo + 1),
+    entropy: cut(s.entropy, upTo + 1),
+    optimalTokenProb: s.optimalTokenProb.map((p) => cut(p, upTo + 1)),
+    kl: cut(s.kl, upTo),
+    clipFraction: cut(s.clipFraction, upTo),
+    zeroVarianceGroups: cut(s.zeroVarianceGroups, upTo),
+    gradNorm: cut(s.gradNorm, upTo),
+    wallMs: cut(s.wallMs, upTo),
+    diverged: s.diverged !== null && s.diverged <= upTo ? s.diverged : null,
+  };
+}
+
+/** The result object (see the file comment); `JSON.stringify` it to save. */
+export function pageResult(plan: Plan, live: Live, meta: PageResultMeta): PageResult {
+  const { exp, choice } = plan;
+  const upTo = Math.max(0, Math.min(Math.floor(live.iteration), exp.iterations));
+  const complete = upTo >= exp.iterations;
+  const series = complete ? live.runs : live.runs.map((s) => truncated(s, upTo));
+  const tensor = choice.executor === 'tensor';
+  const backend = tensor ? (meta.backend?.backend ?? null) : null;
+  const result = buildResult(exp, plan.Jstar, series, {
+    executor: choice.executor,
+    backend,
+    executorReason: tensor && meta.backend ? `${choice.reason}; backend ${meta.backend.backend}: ${meta.backend.reason}` : choice.reason,
+    threads: tensor ? 1 : plan.threads,
+    wallSeconds: meta.wallSeconds,
+    jIsEstimate: jIsEstimate(exp),
+  });
+  // the result lists runs by algorithm then seed, with J null where not finite: the digest's curves
+  const ids = exp.algorithms.map((a) => a.id);
+  const curves = result.algorithms.map((a) => a.runs.map((r) => r.J));
+  return {
+    ...result,
+    complete,
+    computedIterations: upTo,
+    hotChanges: live.changes.map((c) => ({ ...c })),
+    config: plan.config,
+    resultsHash: resultsHash(ids, curves, executorTag(choice.executor, backend)),
+  };
+}
+
+/** The result JSON as text, compact like the CLI's (a 4M-value result indented would be several times larger). */
+export function resultsJson(plan: Plan, live: Live, meta: PageResultMeta): string {
+  return JSON.stringify(pageResult(plan, live, meta)) + '\n';
+}
