@@ -32,7 +32,7 @@ const CONFIG = {
 
 function open(config: unknown, parts: number) {
   const exp = resolveConfig(config);
-  const live: Live = { runs: [], iteration: 0, changes: [] };
+  const live: Live = { runs: [], iteration: 0, changes: [], startConfig: {} };
   for (let a = 0; a < exp.algorithms.length; a++) for (let s = 0; s < exp.seeds; s++) live.runs.push(makeRunSeries(exp, a, s));
   let finished = false;
   let ready!: () => void;

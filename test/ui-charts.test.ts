@@ -32,7 +32,7 @@ function makeLive(plan: Plan, iteration: number, fill: (run: RunSeries, a: numbe
       fill(r, a, s);
       runs.push(r);
     }
-  return { runs, iteration, changes: [] };
+  return { runs, iteration, changes: [], startConfig: {} };
 }
 
 /** Seed s of every algorithm: J[k] = (base[s] + k) / 100, so J rises by 0.01 per iteration. */

@@ -7,12 +7,15 @@ import { chooseExecutor } from '../core/run/choose';
 import { inThisThread, runOnCpu } from '../exec/cpu/run-experiment';
 import { nodeThreadLauncher } from '../exec/cpu/node-pool';
 import { parseArgs } from './args';
+import { decodeLink, type LinkState } from '../core/config/link-codec';
+import { explainMismatch, type ResultsHash } from '../core/metrics/results-hash';
 import { InputError } from './errors';
 import { parseAdvantagesInput, readJson } from './inputs';
 import { progressBar } from './progress';
 
 const USAGE = `usage:
   seeupo-explorer run CONFIG.json [--out RESULT.json] [--threads N] [--executor auto|cpu|tensor] [--backend wasm|cpu] [--debug]
+  seeupo-explorer run --link 'URL' [same options]   (a permalink from the page; prints the result and its hash)
   seeupo-explorer advantages INPUT.json
 Exit codes: 0 success, 2 invalid input (one line on stderr), 1 any other failure.`;
 
@@ -27,13 +30,16 @@ async function main(argv: string[]): Promise<number> {
     if (!file) throw new InputError('advantages: give the input file: seeupo-explorer advantages INPUT.json');
     const input = parseAdvantagesInput(readJson(file));
     const advantages = computeAdvantages(input.rewards, input.groups, input.estimator, input.normalization);
-    process.stdout.write(JSON.stringify({ advantages }) + '\n');
+    await writeOut(JSON.stringify({ advantages }) + '\n');
     return 0;
   }
   if (command !== 'run') throw new InputError(`unknown command "${command}"; the commands are run and advantages`);
-  if (args.flags.has('link')) throw new InputError('--link: permalinks are not implemented yet in this version');
-  if (!file) throw new InputError('run: give the config file: seeupo-explorer run CONFIG.json');
-  const raw = readJson(file) as Record<string, unknown>;
+  const link = args.flags.get('link');
+  if (link === true) throw new InputError("--link: give the permalink: seeupo-explorer run --link 'URL'");
+  if (link !== undefined && file) throw new InputError('run: give either CONFIG.json or --link URL, not both');
+  if (link === undefined && !file) throw new InputError("run: give the config file: seeupo-explorer run CONFIG.json (or --link 'URL')");
+  const opened = link === undefined ? null : openLink(link);
+  const raw = opened ? opened.config : (readJson(file!) as Record<string, unknown>);
   for (const flag of ['executor', 'backend'] as const) {
     const value = args.flags.get(flag);
     if (value === undefined) continue;
@@ -57,11 +63,33 @@ async function main(argv: string[]): Promise<number> {
     result = await runOnCpu(exp, raw, { threads, launch, onProgress: (p) => bar.update(p) });
   }
   bar.end();
+  if (opened) reportHash(opened, result.resultsHash);
   const text = JSON.stringify(result);
   const out = args.flags.get('out');
   if (typeof out === 'string') writeFileSync(out, text + '\n');
-  else process.stdout.write(text + '\n');
+  else await writeOut(text + '\n');
   return 0;
+}
+
+/** Write to stdout and wait until it is flushed: process.exit() would cut a piped result short. */
+function writeOut(text: string): Promise<void> {
+  return new Promise((resolve, reject) => process.stdout.write(text, (e) => (e ? reject(e) : resolve())));
+}
+
+/** A permalink's config, and the hash it carries (a bad link is an input error naming the field). */
+function openLink(link: string): LinkState {
+  const d = decodeLink(link);
+  if (!d.ok) throw new InputError(`--link: ${d.message}`);
+  if (d.empty) throw new InputError('--link: the link has no #v=1&… fragment (copy it with the page\'s "Copy link")');
+  if (!d.state.exact) process.stderr.write('warning: the run this link comes from had more learning-rate or clip changes than a link carries; it is not reproducible, this runs its starting settings\n');
+  return d.state;
+}
+
+function reportHash(state: LinkState, got: ResultsHash): void {
+  process.stderr.write(`results hash: ${got.digest} (${got.by}, version ${got.app})\n`);
+  if (!state.hash) return;
+  const why = explainMismatch(state.hash, got);
+  process.stderr.write(why ? `not reproduced: ${why}\n` : 'reproduced ✓ (the link carries the same hash)\n');
 }
 
 main(process.argv.slice(2)).then(

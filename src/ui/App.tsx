@@ -9,6 +9,8 @@ import { ExplainPanel } from './components/ExplainPanel';
 import { ControlsPanel } from './components/controls/ControlsPanel';
 import { ChartsPanel } from './components/charts/ChartsPanel';
 import { HelpDialog } from './components/HelpDialog';
+import { ReproduceStatus, ShareBar } from './components/ShareBar';
+import { currentLink } from './link-actions';
 import { onShortcut } from './keyboard';
 import { useApp } from './store';
 
@@ -28,6 +30,8 @@ export function App() {
     window.addEventListener('keydown', onShortcut);
     return () => window.removeEventListener('keydown', onShortcut);
   }, []);
+  const embed = useApp((s) => s.embed);
+  if (embed) return <EmbedApp />;
   return (
     <div className="app">
       <Header />
@@ -38,6 +42,8 @@ export function App() {
         </aside>
         <main className="main">
           <Transport />
+          <ReproduceStatus />
+          <ShareBar />
           <BackendBadge />
           <Caption />
           <ChartsPanel />
@@ -46,6 +52,24 @@ export function App() {
         </main>
       </div>
       <HelpDialog />
+    </div>
+  );
+}
+
+/** embed=1: the charts and a minimal transport, for slides and course pages. */
+function EmbedApp() {
+  useApp((s) => s.draft); // the full-explorer link follows the experiment
+  return (
+    <div className="app embed" data-testid="embed">
+      <ErrorBanner />
+      <div className="embed-bar">
+        <Transport minimal />
+        <a href={currentLink(false)} target="_blank" rel="noopener" data-testid="open-full">
+          Open the full explorer ↗
+        </a>
+      </div>
+      <ReproduceStatus />
+      <ChartsPanel />
     </div>
   );
 }

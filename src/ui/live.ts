@@ -12,6 +12,8 @@ export interface HotChange {
   path: string;
   from: number;
   to: number;
+  /** Part of the config (`changes`, e.g. from a link) rather than made while the run went. */
+  scheduled?: boolean;
 }
 
 export interface Live {
@@ -20,6 +22,8 @@ export interface Live {
   /** Iterations every run has completed (J[0..iteration] are set for every run that has not diverged). */
   iteration: number;
   changes: HotChange[];
+  /** The config the run started from (the draft differs from it only by hot changes). */
+  startConfig: Record<string, unknown>;
 }
 
 /** State of "Step one turn": the iteration being stepped and what each algorithm did in the latest turn step. */

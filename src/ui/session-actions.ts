@@ -5,7 +5,7 @@ import { connectCpuWorker, connectTensorWorker } from '../worker/browser-session
 import { Session } from '../worker/session-client';
 import { TURN_STEP_NEEDS_CPU } from '../worker/session-protocol';
 import { isHotPath, setPath } from './draft';
-import type { Live, MetricName, TurnStep, XAxis } from './live';
+import type { HotChange, Live, MetricName, TurnStep, XAxis } from './live';
 import type { Plan } from './plan';
 import { checkDraft, isValid, useApp, type AppState, type Draft, type Theme } from './store';
 
@@ -104,7 +104,20 @@ function emptyLive(plan: Plan): Live {
   const { exp } = plan;
   const runs = [];
   for (let a = 0; a < exp.algorithms.length; a++) for (let s = 0; s < exp.seeds; s++) runs.push(makeRunSeries(exp, a, s));
-  return { runs, iteration: 0, changes: [] };
+  const changes: HotChange[] = [];
+  const values = (path: string) => valueOf(plan, path, changes, Infinity);
+  for (const c of exp.changes) changes.push({ iteration: c.at, path: c.path, from: values(c.path) ?? NaN, to: c.value, scheduled: true });
+  return { runs, iteration: 0, changes, startConfig: structuredClone(plan.config) as Record<string, unknown> };
+}
+
+/** The value of a hot path in force at iteration `at`: the plan's, then the changes up to `at`. */
+function valueOf(plan: Plan, path: string, changes: HotChange[], at: number): number | undefined {
+  const m = /^algorithms\[(\d+)\]\.clip$/.exec(path);
+  let v = m ? plan.exp.algorithms[Number(m[1])]?.clip : path === 'optimizer.lr' ? plan.exp.optimizer.lr : undefined;
+  // in the workers' order: by iteration; at one iteration, changes made live before scheduled ones
+  const order = [...changes].sort((a, b) => a.iteration - b.iteration || Number(!!a.scheduled) - Number(!!b.scheduled));
+  for (const c of order) if (c.path === path && c.iteration <= at) v = c.to;
+  return v;
 }
 
 /** Start workers for the current plan (paused at iteration 0); resolves when every one is ready. */
@@ -303,15 +316,17 @@ function applyDraft(draft: Draft, path: string | null): void {
   const plan = checked.plan;
   const active = session !== null && (before.status === 'running' || before.status === 'paused') && !session.finished;
   if (active && path !== null && isHotPath(path) && before.plan) {
-    const oldValue = path === 'optimizer.lr' ? before.plan.exp.optimizer.lr : before.plan.exp.algorithms[Number(/\d+/.exec(path)![0])]?.clip;
-    const newValue = path === 'optimizer.lr' ? plan.exp.optimizer.lr : plan.exp.algorithms[Number(/\d+/.exec(path)![0])]?.clip;
+    const oldValue = valueOf(before.plan, path, [], Infinity);
+    const newValue = valueOf(plan, path, [], Infinity);
     const running = before.status === 'running';
     set({ draft, fieldErrors: {}, configError: null, plan });
     if (oldValue === newValue || newValue === undefined || oldValue === undefined) return;
     enqueue(async () => {
       const at = await session!.align();
       session!.hot(at, hotValues(path, newValue, plan));
-      get().live?.changes.push({ iteration: at, path, from: oldValue, to: newValue });
+      const live = get().live;
+      const from = (live && valueOf(before.plan!, path, live.changes, at)) ?? oldValue;
+      live?.changes.push({ iteration: at, path, from, to: newValue });
       set({ notice: `Applied without restarting: ${path} ${oldValue} → ${newValue} from iteration ${at}.`, version: get().version + 1 });
       if (running && get().status === 'running') runToEnd();
     });

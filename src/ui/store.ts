@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { BackendReport } from '../exec/tensor/backend';
+import type { ResultsHash } from '../core/metrics/results-hash';
 import type { Live, MetricName, TurnStep, XAxis } from './live';
 import { DEFAULT_CONFIG } from '../core/config/defaults';
 import { ConfigError } from '../core/config/fields';
@@ -46,6 +47,21 @@ export interface AppState {
   theme: Theme;
   helpOpen: boolean;
   error: string | null;
+  /** Opened with embed=1: charts and a minimal transport only. */
+  embed: boolean;
+  /** Why the link the page was opened with (or a file imported) was refused; the page kept its experiment. */
+  linkError: string | null;
+  /** Checking a link's results hash against this page's run. */
+  reproduce: Reproduce | null;
+}
+
+export interface Reproduce {
+  /** The hash the link carried (null: the link carried none, only `exact=0`). */
+  expected: ResultsHash | null;
+  /** The draft the link loaded: any later edit ends the check. */
+  draft: Draft;
+  verdict: 'pending' | 'reproduced' | 'differs' | 'inexact';
+  text: string;
 }
 
 export const useApp = create<AppState>()(() => ({}) as AppState);
@@ -105,6 +121,9 @@ function initialState(): AppState {
     speed: 0,
     theme: readTheme(),
     helpOpen: false,
+    embed: false,
+    linkError: null,
+    reproduce: null,
     error: checked.plan ? null : `The default experiment is invalid: ${checked.configError ?? JSON.stringify(checked.fieldErrors)}`,
   };
 }
@@ -112,3 +131,4 @@ function initialState(): AppState {
 useApp.setState(initialState(), true);
 
 export * from './session-actions';
+export * from './link-actions';

@@ -1,4 +1,4 @@
-import { APP_VERSION } from '../run/result';
+import { APP_VERSION } from '../version';
 
 // The results hash a permalink may carry (issue 5): a 48-bit digest of every run's J curve
 // rounded to 1e-6, together with the executor/backend that computed it and the app version.
@@ -29,11 +29,11 @@ class Digest {
     this.word(s.length);
     for (let i = 0; i < s.length; i++) this.word(s.charCodeAt(i));
   }
-  /** A value rounded to 1e-6 (non-finite values and null as a marker). */
+  /** A value rounded to 1e-6; null and non-finite values (a diverged run) as one marker, as the result JSON writes them. */
   value(v: number | null): void {
     if (v === null || !Number.isFinite(v)) {
       this.word(0x7ff80001);
-      this.word(v === Infinity ? 1 : v === -Infinity ? 2 : 3);
+      this.word(0x7ff80001);
       return;
     }
     const q = Math.round(v * 1e6) + 0; // + 0 turns −0 into 0

@@ -1,8 +1,10 @@
 import type { Experiment } from '../config/resolve';
+import { executorTag, resultsHash, type ResultsHash } from '../metrics/results-hash';
 import { PER_ITERATION_METRICS, type RunSeries } from './series';
 import { summarize, violations, violationTolerance, type AlgorithmSummary } from '../metrics/summary';
 
-export const APP_VERSION = '0.1.0';
+export { APP_VERSION } from '../version';
+import { APP_VERSION } from '../version';
 
 export interface RunResult {
   seed: number;
@@ -32,6 +34,8 @@ export interface ExperimentResult {
   warnings: string[];
   algorithms: { id: string; runs: RunResult[]; summary: Omit<AlgorithmSummary, 'finalJ'> & { finalJ: { mean: number | null; lo: number | null; hi: number | null } } }[];
   wallSeconds: number;
+  /** Digest of the J curves (results-hash.ts): what a permalink's `hash` is checked against. */
+  resultsHash: ResultsHash;
 }
 
 const list = (a: ArrayLike<number>) => Array.from(a, (v) => (Number.isFinite(v) ? v : null));
@@ -78,6 +82,11 @@ export function buildResult(
     mode: exp.mode,
     iterations: exp.iterations,
     warnings: exp.warnings,
+    resultsHash: resultsHash(
+      algorithms.map((a) => a.id),
+      algorithms.map((a) => a.runs.map((r) => r.J)),
+      executorTag(meta.executor, meta.backend),
+    ),
     algorithms,
     wallSeconds: meta.wallSeconds,
   };

@@ -1,11 +1,21 @@
-import { useApp } from '../store';
+import { dismissLinkError, useApp } from '../store';
 
+/** A refused link or file (with a way back to the page's experiment), or an error of the page itself. */
 export function ErrorBanner() {
+  const linkError = useApp((s) => s.linkError);
   const error = useApp((s) => s.error ?? s.configError);
-  if (!error) return null;
+  if (!linkError && !error) return null;
   return (
     <div className="error-banner" role="alert" data-testid="error-banner">
-      {error}
+      {linkError && (
+        <p className="banner-line">
+          <span data-testid="link-error">{linkError}</span>{' '}
+          <button type="button" data-testid="use-defaults" onClick={dismissLinkError}>
+            OK, keep this experiment
+          </button>
+        </p>
+      )}
+      {error && <p className="banner-line">{error}</p>}
     </div>
   );
 }

@@ -6,17 +6,12 @@ export const SPEEDS = [1, 2, 5, 10, 30, 60, 0] as const;
 const speedText = (v: number) => (v === 0 ? 'as fast as possible' : `${v} iteration${v === 1 ? '' : 's'} per second`);
 
 /** Run, Pause, Step, Step one turn, Reset and the speed; every button also has a key (press ?). */
-export function Transport() {
+export function Transport({ minimal = false }: { minimal?: boolean }) {
   const status = useApp((s) => s.status);
   const valid = useApp(isValid);
-  const plan = useApp((s) => s.plan);
-  const speed = useApp((s) => s.speed);
   const iteration = useApp((s) => s.iteration);
-  const total = useApp((s) => s.total);
   const running = status === 'running';
   const finished = status === 'done';
-  const blocked = turnStepBlocked(plan);
-  const index = Math.max(0, SPEEDS.indexOf(speed as (typeof SPEEDS)[number]));
   const runLabel = running ? 'Running…' : status === 'paused' && iteration > 0 ? 'Resume' : finished ? 'Run again' : 'Run';
   const onRun = () => {
     if (finished) resetRun();
@@ -31,40 +26,64 @@ export function Transport() {
         <button type="button" data-testid="pause" onClick={pauseRun} disabled={!running} title="Pause at once (Space)">
           Pause
         </button>
-        <button type="button" data-testid="step" onClick={stepOnce} disabled={!valid || running || finished || iteration >= total} title="One iteration of every run (→)">
-          Step
-        </button>
-        <button
-          type="button"
-          data-testid="step-turn"
-          onClick={stepTurn}
-          disabled={!valid || running || finished || blocked !== null}
-          title={blocked ?? 'The next turn’s update of sequential algorithms: watch reverse order turn by turn (Shift+→)'}
-        >
-          Step one turn
-        </button>
+        {!minimal && <StepButtons />}
         <button type="button" data-testid="reset" onClick={resetRun} disabled={status === 'idle' && iteration === 0} title="Stop and clear (R)">
           Reset
         </button>
-        <label className="speed">
-          <span>Speed</span>
-          <input
-            type="range"
-            data-testid="speed"
-            min={0}
-            max={SPEEDS.length - 1}
-            step={1}
-            value={index}
-            aria-label="Speed"
-            aria-valuetext={speedText(SPEEDS[index])}
-            onChange={(e) => setSpeed(SPEEDS[Number(e.target.value)])}
-          />
-          <span className="speed-text">{SPEEDS[index] === 0 ? 'max' : `${SPEEDS[index]} it/s`}</span>
-        </label>
+        {!minimal && <SpeedSlider />}
       </div>
       <RunProgress />
       <Notice />
     </section>
+  );
+}
+
+function StepButtons() {
+  const status = useApp((s) => s.status);
+  const valid = useApp(isValid);
+  const plan = useApp((s) => s.plan);
+  const iteration = useApp((s) => s.iteration);
+  const total = useApp((s) => s.total);
+  const running = status === 'running';
+  const finished = status === 'done';
+  const blocked = turnStepBlocked(plan);
+  return (
+    <>
+          <button type="button" data-testid="step" onClick={stepOnce} disabled={!valid || running || finished || iteration >= total} title="One iteration of every run (→)">
+            Step
+          </button>
+          <button
+            type="button"
+            data-testid="step-turn"
+            onClick={stepTurn}
+            disabled={!valid || running || finished || blocked !== null}
+            title={blocked ?? 'The next turn’s update of sequential algorithms: watch reverse order turn by turn (Shift+→)'}
+          >
+            Step one turn
+          </button>
+    </>
+  );
+}
+
+function SpeedSlider() {
+  const speed = useApp((s) => s.speed);
+  const index = Math.max(0, SPEEDS.indexOf(speed as (typeof SPEEDS)[number]));
+  return (
+    <label className="speed">
+      <span>Speed</span>
+      <input
+        type="range"
+        data-testid="speed"
+        min={0}
+        max={SPEEDS.length - 1}
+        step={1}
+        value={index}
+        aria-label="Speed"
+        aria-valuetext={speedText(SPEEDS[index])}
+        onChange={(e) => setSpeed(SPEEDS[Number(e.target.value)])}
+      />
+      <span className="speed-text">{SPEEDS[index] === 0 ? 'max' : `${SPEEDS[index]} it/s`}</span>
+    </label>
   );
 }
 

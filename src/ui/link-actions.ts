@@ -1,0 +1,117 @@
+import { DEFAULT_CONFIG } from '../core/config/defaults';
+import { decodeLink } from '../core/config/link-codec';
+import { importConfig, importEnv, MAX_IMPORT_BYTES, type Imported } from '../core/config/import-file';
+import { explainMismatch } from '../core/metrics/results-hash';
+import type { View } from '../core/config/view';
+import { resetRun, startRun } from './session-actions';
+import { pageResultsHash, shareFragment } from './share';
+import { checkDraft, useApp, type AppState, type Draft } from './store';
+
+// Opening links (at start-up and on Back/Forward), importing files, checking a link's results
+// hash, and the link the page shares. Every outside value goes through decodeLink/import*,
+// which validate with the config schema; a refusal leaves the page's experiment as it was.
+
+const set = (partial: Partial<AppState>) => useApp.setState(partial);
+const get = () => useApp.getState();
+
+/** Show a validated config (top-level defaults filled in), stopped at iteration 0. */
+export function loadExperiment(config: Record<string, unknown>, view: View = { metric: get().metric, x: get().xAxis }): void {
+  resetRun();
+  const draft = { ...(structuredClone(DEFAULT_CONFIG) as Draft), ...structuredClone(config), version: 1 };
+  const checked = checkDraft(draft);
+  set({ draft, ...checked, status: checked.plan ? 'idle' : 'error', total: checked.plan?.exp.iterations ?? 0, notice: null, metric: view.metric, xAxis: view.x, turnStep: null });
+}
+
+/**
+ * Open a permalink (`source` says whether the page was just loaded or Back/Forward moved).
+ * A link with a results hash runs at once and is checked when the run ends.
+ */
+export function openLink(text: string, source: 'startup' | 'history'): void {
+  const d = decodeLink(text);
+  if (!d.ok) {
+    const kept = source === 'startup' ? 'the default experiment' : 'the experiment it showed';
+    set({ linkError: `This link cannot be opened: ${d.message}. ${d.future ? '' : 'Nothing from it was applied; '}the page keeps ${kept}.` });
+    return;
+  }
+  const { state } = d;
+  if (d.empty && source === 'startup') return;
+  loadExperiment(state.config, state.view);
+  const draft = get().draft;
+  set({ embed: state.embed, linkError: null, reproduce: null });
+  if (!state.exact)
+    set({ reproduce: { expected: null, draft, verdict: 'inexact', text: 'Not reproducible: the run this link comes from had more learning-rate or clip changes than a link can carry; it replays the starting settings only.' } });
+  else if (state.hash) {
+    set({ reproduce: { expected: state.hash, draft, verdict: 'pending', text: `Rerunning to check the results hash ${state.hash.digest} (${state.hash.by}, version ${state.hash.app})…` } });
+    startRun();
+  }
+}
+
+/** After a run ends, compare its hash with the link's. Called on every store change; cheap when there is nothing to do. */
+export function checkReproduced(s: AppState): void {
+  const r = s.reproduce;
+  if (!r) return;
+  if (s.draft !== r.draft) {
+    set({ reproduce: null }); // the experiment was edited: the link's hash no longer applies
+    return;
+  }
+  if (r.verdict !== 'pending' || s.status !== 'done' || !s.plan || !s.live || !r.expected) return;
+  const got = pageResultsHash(s.plan, s.live, s.backend);
+  if (!got) return;
+  const why = explainMismatch(r.expected, got);
+  set({
+    reproduce: why
+      ? { ...r, verdict: 'differs', text: `Not reproduced: ${why}.` }
+      : { ...r, verdict: 'reproduced', text: `reproduced ✓ — results hash ${got.digest} (${got.by}, version ${got.app}) matches the link` },
+  });
+}
+
+/** The link to this page's experiment; with its results hash when asked and the run is complete and replayable. */
+export function currentLink(withHash: boolean): string {
+  const s = get();
+  const input = { draft: s.draft, plan: s.plan, live: s.live, view: { metric: s.metric, x: s.xAxis }, embed: false };
+  const hash = withHash && s.status === 'done' && s.plan && s.live ? pageResultsHash(s.plan, s.live, s.backend) : null;
+  const base = typeof location === 'undefined' ? '' : location.href.split('#')[0];
+  return `${base}#${shareFragment(input, hash)}`;
+}
+
+/** Why "include the results hash" is unavailable now, or null. */
+export function hashUnavailable(s: AppState): string | null {
+  if (s.status !== 'done' || !s.live) return 'available when a run has finished';
+  return null;
+}
+
+async function readFile(file: File): Promise<string | null> {
+  if (file.size > MAX_IMPORT_BYTES) {
+    set({ linkError: `${file.name} was not loaded: it is ${file.size.toLocaleString('en-US')} bytes; the limit is ${MAX_IMPORT_BYTES.toLocaleString('en-US')}.` });
+    return null;
+  }
+  return file.text();
+}
+
+function applyImport(r: Imported, name: string, what: string): void {
+  if (!r.ok) {
+    set({ linkError: `The ${what} file ${name} was not loaded: ${r.message}. The page keeps its experiment.` });
+    return;
+  }
+  loadExperiment(r.config);
+  set({ linkError: null, reproduce: null, notice: `Loaded the ${what} from ${name}; press Run.` });
+}
+
+export async function importConfigFile(file: File): Promise<void> {
+  const text = await readFile(file);
+  if (text !== null) applyImport(importConfig(text), file.name, 'config');
+}
+
+export async function importEnvFile(file: File): Promise<void> {
+  const text = await readFile(file);
+  if (text !== null) applyImport(importEnv(text, get().draft), file.name, 'environment');
+}
+
+/** Close the link/import error banner; after a bad link, the address shows the page's experiment again. */
+export function dismissLinkError(): void {
+  set({ linkError: null });
+  if (typeof history !== 'undefined') {
+    const s = get();
+    history.replaceState(history.state, '', `#${shareFragment({ draft: s.draft, plan: s.plan, live: s.live, view: { metric: s.metric, x: s.xAxis }, embed: s.embed })}`);
+  }
+}

@@ -1,0 +1,92 @@
+import { checkReproduced, openLink } from './link-actions';
+import { shareFragment } from './share';
+import { isValid, useApp, type AppState } from './store';
+
+// The address bar follows the experiment: every committed change pushes one history entry,
+// while a slider is dragged (or a field typed into) its entry is replaced as the value moves,
+// and Back/Forward reopen the entry's experiment. The page is opened from its fragment once at start-up.
+
+let lastWritten = '';
+/** A history entry pushed for the slider drag still in progress (replaced until release). */
+let entryOpen = false;
+/** An edit is in progress: a slider held, or a field with focus. */
+let dragging = false;
+let sliding = false;
+let typing = false;
+let applying = false;
+let memo: { key: unknown[]; fragment: string } | null = null;
+
+function fragmentOf(s: AppState): string | null {
+  if (!isValid(s)) return null;
+  const key = [s.draft, s.metric, s.xAxis, s.embed, s.live, s.live?.changes.length];
+  if (memo && memo.key.every((k, i) => k === key[i])) return memo.fragment;
+  const fragment = shareFragment({ draft: s.draft, plan: s.plan, live: s.live, view: { metric: s.metric, x: s.xAxis }, embed: s.embed });
+  memo = { key, fragment };
+  return fragment;
+}
+
+function write(s: AppState): void {
+  if (applying) return;
+  const fragment = fragmentOf(s);
+  if (fragment === null || fragment === lastWritten) return;
+  lastWritten = fragment;
+  if (entryOpen) {
+    history.replaceState(null, '', `#${fragment}`);
+    if (!dragging) entryOpen = false;
+  } else {
+    history.pushState(null, '', `#${fragment}`);
+    entryOpen = dragging;
+  }
+}
+
+function apply(text: string, source: 'startup' | 'history'): void {
+  applying = true;
+  try {
+    openLink(text, source);
+  } finally {
+    applying = false;
+  }
+  const fragment = fragmentOf(useApp.getState());
+  if (fragment !== null) lastWritten = fragment; // the entry already shows this experiment
+}
+
+const isSlider = (t: EventTarget | null) => t instanceof HTMLInputElement && t.type === 'range';
+/** A field typed into: its keystrokes are one edit, committed when it loses focus or on Enter. */
+const isTyped = (t: EventTarget | null) => (t instanceof HTMLInputElement && /^(text|number|search)$/.test(t.type)) || t instanceof HTMLTextAreaElement;
+
+/** Open the page's link and keep the address in step from now on. Call once, before the first render. */
+export function startUrlSync(): void {
+  apply(location.hash, 'startup');
+  useApp.subscribe((s) => {
+    write(s);
+    checkReproduced(s);
+  });
+  addEventListener('popstate', () => {
+    entryOpen = false;
+    apply(location.hash, 'history');
+  });
+  const close = () => {
+    entryOpen = false;
+    dragging = sliding || typing;
+  };
+  addEventListener('pointerdown', (e) => {
+    if (isSlider(e.target)) dragging = sliding = true;
+  }, true);
+  const endSlide = () => {
+    if (!sliding) return;
+    sliding = false;
+    close();
+  };
+  addEventListener('pointerup', endSlide, true);
+  addEventListener('pointercancel', endSlide, true);
+  addEventListener('focusin', (e) => {
+    if (isTyped(e.target)) dragging = typing = true;
+  }, true);
+  addEventListener('focusout', () => {
+    typing = false;
+    close();
+  }, true);
+  addEventListener('keydown', (e) => {
+    if ((e as KeyboardEvent).key === 'Enter' && typing) close();
+  }, true);
+}
