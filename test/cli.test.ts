@@ -328,3 +328,53 @@ describe('regressions found in review', () => {
     expectOneErrorLine(r, 'multiline.json');
   });
 });
+
+describe('run --link (permalinks)', () => {
+  const LINK = 'http://localhost:4173/#v=1&env.preset=two-prompts&iterations=12&seeds=3&algorithms=[seeupo,grpo]&algorithms.1.clip=0.3';
+  const CONFIG = { version: 1, env: { preset: 'two-prompts' }, iterations: 12, seeds: 3, algorithms: [{ id: 'seeupo' }, { id: 'grpo', clip: 0.3 }] };
+
+  it('runs the experiment a link encodes: the same result and hash as its config file', () => {
+    const viaLink = cli('run', '--link', LINK);
+    expect(viaLink.code, viaLink.stderr).toBe(0);
+    const a = JSON.parse(viaLink.stdout);
+    const viaFile = JSON.parse(cli('run', tmp.file('link-config.json', CONFIG)).stdout);
+    expect(a.resultsHash).toEqual(viaFile.resultsHash);
+    expect(a.resultsHash.digest).toMatch(/^[0-9a-f]{12}$/);
+    expect(a.resultsHash.by).toBe('cpu');
+    expect(a.algorithms.map((x: { runs: Run[] }) => x.runs.map((r) => r.J))).toEqual(viaFile.algorithms.map((x: { runs: Run[] }) => x.runs.map((r) => r.J)));
+    expect(viaLink.stderr).toContain(`results hash: ${a.resultsHash.digest} (cpu, version `);
+  });
+
+  it('a link carrying its hash says reproduced; a wrong digest says how it differs', () => {
+    const digest = JSON.parse(cli('run', '--link', LINK).stdout).resultsHash.digest as string;
+    const ok = cli('run', '--link', `${LINK}&hash=${digest}&by=cpu&app=0.1.0`);
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).toContain('reproduced ✓');
+    const other = cli('run', '--link', `${LINK}&hash=${digest}&by=tensor-webgpu&app=0.1.0`);
+    expect(other.stderr).toMatch(/not reproduced: the link's results were computed by tensor-webgpu, these by cpu/);
+    const wrong = cli('run', '--link', `${LINK}&hash=000000000000&by=cpu&app=0.1.0`);
+    expect(wrong.stderr).toMatch(/not reproduced: the curves differ/);
+  });
+
+  it('scheduled changes in a link apply (the result differs from the link without them)', () => {
+    const plain = JSON.parse(cli('run', '--link', LINK).stdout).resultsHash.digest;
+    const changed = JSON.parse(cli('run', '--link', `${LINK}&changes.0.at=5&changes.0.path=optimizer.lr&changes.0.value=0.05`).stdout).resultsHash.digest;
+    expect(changed).not.toBe(plain);
+  });
+
+  it('a bad link exits 2 with one line naming the field', () => {
+    expectOneErrorLine(cli('run', '--link', '#v=1&iterations=0'), '--link', 'iterations', 'from 1 to 100000');
+    expectOneErrorLine(cli('run', '--link', '#v=1&algorithms.0.clip=x'), 'algorithms[0]');
+    expectOneErrorLine(cli('run', '--link', '#v=7'), 'newer version');
+    expectOneErrorLine(cli('run', '--link', 'http://localhost:4173/'), 'no #v=1');
+    expectOneErrorLine(cli('run', '--link'), '--link');
+    expectOneErrorLine(cli('run', tmp.file('x.json', CONFIG), '--link', LINK), 'not both');
+  });
+
+  it('a large result piped to another process arrives whole (stdout is flushed before exit)', () => {
+    const r = cli('run', '--link', '#v=1&iterations=200&seeds=16');
+    expect(r.code).toBe(0);
+    expect(r.stdout.length).toBeGreaterThan(1_000_000);
+    expect(JSON.parse(r.stdout).algorithms).toHaveLength(9);
+  });
+});

@@ -37,6 +37,7 @@ export function cli(...args: string[]): CliResult {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 120_000,
+    maxBuffer: 64 << 20,
     // no TTY, no colours: the progress bar stays silent
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
   });
