@@ -147,7 +147,7 @@ test('importing a config or environment file: valid files load, bad ones are ref
   await expect(page.getByTestId('notice')).toContainText('env.json');
   await page.getByTestId('import-env').setInputFiles(file('env-bad.json', { ...env, rewards: [[0, 'x', 0.5, 1]] }));
   await expect(page.getByTestId('error-banner')).toContainText('env.rewards[0][1]');
-  await page.getByTestId('use-defaults').click();
+  await page.getByTestId('dismiss-error').click();
   await expect(page.getByTestId('error-banner')).toHaveCount(0);
   await runToEnd(page, 30);
   expect(problems).toEqual([]);

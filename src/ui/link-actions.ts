@@ -2,7 +2,7 @@ import { DEFAULT_CONFIG } from '../core/config/defaults';
 import { decodeLink } from '../core/config/link-codec';
 import { importConfig, importEnv, MAX_IMPORT_BYTES, type Imported } from '../core/config/import-file';
 import { explainMismatch } from '../core/metrics/results-hash';
-import type { View } from '../core/config/view';
+import { DEFAULT_VIEW, type View } from '../core/config/view';
 import { resetRun, startRun } from './session-actions';
 import { pageResultsHash, shareFragment } from './share';
 import { checkDraft, useApp, type AppState, type Draft } from './store';
@@ -107,11 +107,21 @@ export async function importEnvFile(file: File): Promise<void> {
   if (text !== null) applyImport(importEnv(text, get().draft), file.name, 'environment');
 }
 
-/** Close the link/import error banner; after a bad link, the address shows the page's experiment again. */
+/** Close the link/import error banner, keeping the page's experiment; the address shows it again. */
 export function dismissLinkError(): void {
   set({ linkError: null });
-  if (typeof history !== 'undefined') {
-    const s = get();
-    history.replaceState(history.state, '', `#${shareFragment({ draft: s.draft, plan: s.plan, live: s.live, view: { metric: s.metric, x: s.xAxis }, embed: s.embed })}`);
-  }
+  showInAddress();
+}
+
+/** Load the default experiment (offered when a link was refused). */
+export function loadDefaults(): void {
+  loadExperiment(structuredClone(DEFAULT_CONFIG) as Draft, DEFAULT_VIEW);
+  set({ linkError: null, reproduce: null });
+  showInAddress();
+}
+
+function showInAddress(): void {
+  if (typeof history === 'undefined') return;
+  const s = get();
+  history.replaceState(history.state, '', `#${shareFragment({ draft: s.draft, plan: s.plan, live: s.live, view: { metric: s.metric, x: s.xAxis }, embed: s.embed })}`);
 }

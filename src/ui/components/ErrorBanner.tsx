@@ -1,4 +1,4 @@
-import { dismissLinkError, useApp } from '../store';
+import { dismissLinkError, useApp, loadDefaults } from '../store';
 
 /** A refused link or file (with a way back to the page's experiment), or an error of the page itself. */
 export function ErrorBanner() {
@@ -10,8 +10,11 @@ export function ErrorBanner() {
       {linkError && (
         <p className="banner-line">
           <span data-testid="link-error">{linkError}</span>{' '}
-          <button type="button" data-testid="use-defaults" onClick={dismissLinkError}>
-            OK, keep this experiment
+          <button type="button" data-testid="use-defaults" onClick={loadDefaults}>
+            Use the defaults
+          </button>{' '}
+          <button type="button" data-testid="dismiss-error" onClick={dismissLinkError}>
+            Dismiss
           </button>
         </p>
       )}
