@@ -139,8 +139,9 @@ class LinkError extends Error {
   }
 }
 
-/** "algorithms.1.clip" → "algorithms[1].clip" (the config's path notation). */
-const configPath = (key: string) => key.replace(/\.(\d+)(?=\.|$)/g, '[$1]');
+/** "algorithms.1.clip" → "algorithms[1].clip" (the config's path notation), cut to 60 characters. */
+const configPath = (key: string) =>
+  key === '' ? '(empty key)' : (key.length > 60 ? key.slice(0, 60) + '…' : key).replace(/\.(\d+)(?=\.|$)/g, '[$1]');
 
 function splitPairs(text: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -153,7 +154,7 @@ function splitPairs(text: string): Map<string, string> {
     } catch {
       throw new LinkError('link', `"${part.slice(0, 40)}" is not correctly %-encoded`);
     }
-    const name = configPath(key.slice(0, 60)) || '(empty key)';
+    const name = configPath(key);
     if (eq < 0) throw new LinkError(name, `has no value (write ${key.slice(0, 40)}=…)`);
     try {
       value = decodeURIComponent(part.slice(eq + 1));

@@ -1,4 +1,4 @@
-import { ALGORITHM_PRESETS, presetRecord } from '../algo/records';
+import { ALGORITHM_PRESETS, FIELDS_USED_BY_RULE, presetRecord, type AlgorithmRecord } from '../algo/records';
 import { DEFAULT_CONFIG } from './defaults';
 
 // A config with what equals the defaults left out, so permalinks stay short: top-level fields
@@ -18,16 +18,22 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return false;
 }
 
-/** An algorithm entry without the fields its preset already sets to the same value. */
+/**
+ * An algorithm entry without the fields its preset already sets to the same value. Fields the
+ * rule ignores stay: resolving them gives a warning, and the link must give the same one.
+ */
 function minimalAlgorithm(entry: unknown): unknown {
   if (!isRecord(entry) || typeof entry.id !== 'string') return entry;
   const base = typeof entry.preset === 'string' ? entry.preset : entry.id;
   if (!Object.hasOwn(ALGORITHM_PRESETS, base)) return entry;
-  const rec = presetRecord(base, entry.id) as unknown as Record<string, unknown>;
+  const rec = { ...presetRecord(base, entry.id), ...entry } as unknown as AlgorithmRecord & Record<string, unknown>;
+  const used = new Set<string>(FIELDS_USED_BY_RULE[rec.rule] ?? []);
+  if (rec.advantage !== 'gae') ['gaeLambda', 'criticLr'].forEach((k) => used.delete(k));
+  const preset = presetRecord(base, entry.id) as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(entry)) {
     if (v === undefined) continue;
-    if (k !== 'id' && k !== 'preset' && Object.hasOwn(rec, k) && sameJson(rec[k], v)) continue;
+    if ((used.has(k) || k === 'rule') && sameJson(preset[k], v)) continue;
     out[k] = v;
   }
   return out;

@@ -21,7 +21,7 @@ export function download(filename: string, data: Blob | string, mime: string): v
   } finally {
     a.remove();
     // the download has started from the click; revoke on a later task (some browsers read the URL after click() returns)
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    setTimeout(() => URL.revokeObjectURL(url), 30_000);
   }
 }
 

@@ -2,20 +2,26 @@ import type { BackendReport } from '../../exec/tensor/backend';
 import { buildResult, type ExperimentResult } from '../../core/run/result';
 import type { RunSeries } from '../../core/run/series';
 import { executorTag, resultsHash, type ResultsHash } from '../../core/metrics/results-hash';
+import { DEFAULT_VIEW } from '../../core/config/view';
 import { jIsEstimate } from '../charts/axis';
+import { shareConfig } from '../share';
 import type { HotChange, Live } from '../live';
 import type { Plan } from '../plan';
 
 // The page's results as the JSON the CLI prints (shared/cli-contract.md "Result (JSON)",
 // built by the same buildResult), plus what it takes to reproduce and compare them:
 //
-//   config        the config JSON of the experiment (the CLI's input; permalinks carry the same)
+//   config        the config JSON that replays these runs (the CLI's input, the one a permalink
+//                 carries: share.ts's shareConfig): the config the run started from, with the
+//                 learning-rate / clip changes made while it ran appended to its `changes`
+//   configReproduces  false when those changes did not fit in `changes` (config is then the start's)
 //   resultsHash   { digest: 12 hex digits, by: "cpu" | "tensor-<backend>", app } over every J curve
+//                 (the digest a permalink carries, for a complete run)
 //   complete      false while the run has not reached `iterations`: values past
-//                 `computedIterations` are then null
+//                 `computedIterations` are then null (and the digest is over what was computed)
 //   computedIterations  iterations every run has completed
-//   hotChanges    learning-rate / clip changes applied during the run (iteration, path, from, to):
-//                 `config` holds the values after them
+//   hotChanges    every learning-rate / clip change of the run (iteration, path, from, to;
+//                 `scheduled` when the config stated it)
 //
 // `wallSeconds` is the time the page computed (pauses excluded).
 
@@ -31,6 +37,7 @@ export interface PageResult extends ExperimentResult {
   computedIterations: number;
   hotChanges: HotChange[];
   config: unknown;
+  configReproduces: boolean;
   resultsHash: ResultsHash;
 }
 
@@ -72,15 +79,18 @@ export function pageResult(plan: Plan, live: Live, meta: PageResultMeta): PageRe
     wallSeconds: meta.wallSeconds,
     jIsEstimate: jIsEstimate(exp),
   });
-  // the result lists runs by algorithm then seed, with J null where not finite: the digest's curves
+  // curves[a][s]: algorithm a's seed s, as the permalink's digest (share.ts) takes them
   const ids = exp.algorithms.map((a) => a.id);
-  const curves = result.algorithms.map((a) => a.runs.map((r) => r.J));
+  const curves: Float64Array[][] = ids.map(() => []);
+  for (const s of series) curves[s.algoIndex][s.seedIndex] = s.J;
+  const replay = shareConfig({ draft: plan.config as Record<string, unknown>, plan, live, view: DEFAULT_VIEW, embed: false });
   return {
     ...result,
     complete,
     computedIterations: upTo,
     hotChanges: live.changes.map((c) => ({ ...c })),
-    config: plan.config,
+    config: replay.config,
+    configReproduces: replay.exact,
     resultsHash: resultsHash(ids, curves, executorTag(choice.executor, backend)),
   };
 }

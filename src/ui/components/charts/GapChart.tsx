@@ -1,6 +1,7 @@
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { AXIS_TITLES, GAP_FLOOR, effectiveAxis, gapSeries, logTicks } from '../../charts/derive';
 import { useApp } from '../../store';
+import { ChartExport } from './ChartExport';
 import { AlgorithmLegend, CHART_MARGIN, fmtX, idClass, SeriesTooltip, useDerived, SLOTS } from './common';
 
 const HEIGHT = 280;
@@ -21,8 +22,9 @@ export function GapChart() {
   return (
     <figure className="card chart chart-gap" data-testid="chart-gap" data-lines={series.length}
       aria-label={`Gap to the optimum J* − J of ${series.map((a) => a.label).join(', ')} on a log scale against ${xTitle}`}>
-      <figcaption>
+      <figcaption className="chart-head">
         <h2>Gap to the optimum, J* − J</h2>
+        <ChartExport chart="gap" />
         <p className="muted">Log scale; a gap below {GAP_FLOOR.toExponential(0)} (or a mean above J*) is drawn at {GAP_FLOOR.toExponential(0)}.</p>
       </figcaption>
       <LineChart responsive style={{ width: '100%', height: HEIGHT }} margin={CHART_MARGIN}>

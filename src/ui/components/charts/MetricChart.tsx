@@ -2,6 +2,7 @@ import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts'
 import { AXIS_TITLES, effectiveAxis, METRIC_LABELS, metricSeries } from '../../charts/derive';
 import { METRICS, type MetricName } from '../../live';
 import { setMetric, useApp } from '../../store';
+import { ChartExport } from './ChartExport';
 import { AlgorithmLegend, CHART_MARGIN, fmt3, fmtX, idClass, SeriesTooltip, useDerived, SLOTS } from './common';
 
 const HEIGHT = 280;
@@ -39,6 +40,7 @@ export function MetricChart() {
             ))}
           </select>
         </label>
+        <ChartExport chart="metric" />
         <p className="muted">{NOTES[metric]}</p>
       </figcaption>
       <LineChart responsive style={{ width: '100%', height: HEIGHT }} margin={CHART_MARGIN}>

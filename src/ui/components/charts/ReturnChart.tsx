@@ -1,6 +1,7 @@
 import { CartesianGrid, ComposedChart, Line, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import { AXIS_TITLES, returnSeries } from '../../charts/derive';
 import { Bands, Markers } from './ReturnLayers';
+import { ChartExport } from './ChartExport';
 import { AlgorithmLegend, CHART_MARGIN, fmt3, fmtX, fmtY, idClass, SeriesTooltip, useDerived } from './common';
 
 const HEIGHT = 340;
@@ -17,8 +18,9 @@ export function ReturnChart() {
     (dropSeeds ? `; triangles mark ${dropSeeds} places where some seed's J dropped` : '');
   return (
     <figure className="card chart chart-return" data-testid="chart-return" data-lines={data.algorithms.length} aria-label={summary}>
-      <figcaption>
+      <figcaption className="chart-head">
         <h2>Mean return J{seeds > 1 ? ` over ${seeds} seeds` : ''}</h2>
+        <ChartExport chart="return" />
         <p className="muted">
           Shaded: 95% t-interval over seeds. ▲ marks a monotonic-improvement violation (some seed's J dropped; hover for the count).
           {data.jIsEstimate ? ' J is a Monte-Carlo estimate here, so drops are sampling noise and none are marked.' : ''}

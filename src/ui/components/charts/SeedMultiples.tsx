@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { AXIS_TITLES, chartDomain, effectiveAxis, seedLines, type SeedLines, type SeedRow } from '../../charts/derive';
 import { useApp } from '../../store';
+import { ChartExport } from './ChartExport';
 import { fmtX, fmtY, idClass, useDerived, SLOTS } from './common';
 
 // Small multiples as plain SVG: up to 32 seeds × 9 algorithms would be ~300 recharts Lines, each a
@@ -71,7 +72,10 @@ export function SeedMultiples() {
   const domain = chartDomain(plan.rewardRange);
   return (
     <section className="card chart chart-seeds" data-testid="chart-seeds" aria-label="J of individual seeds, one small chart per algorithm">
-      <h2>Seeds</h2>
+      <div className="chart-head">
+        <h2>Seeds</h2>
+        <ChartExport chart="seeds" />
+      </div>
       <p className="muted">
         Each faint line is one seed; the bold line is the mean over all {plan.exp.seeds} seeds. Dashed: J*. x: {AXIS_TITLES[effectiveAxis(plan.exp, xAxis)]}.
       </p>

@@ -1,6 +1,7 @@
 import { memo, useLayoutEffect, useRef, type CSSProperties, type MouseEvent } from 'react';
 import { turnHeatmap, viridis, viridisCss, VIRIDIS_GRADIENT, type TurnHeatmap } from '../../charts/derive';
 import { useApp } from '../../store';
+import { ChartExport } from './ChartExport';
 import { useDerived, SLOTS } from './common';
 
 const COLUMNS = 120;
@@ -92,7 +93,10 @@ export function TurnHeatmaps() {
   return (
     <section className="card chart chart-heatmap" data-testid="chart-heatmap"
       aria-label="Heatmaps per algorithm of the optimal token's probability per turn over iterations">
-      <h2>Credit by turn</h2>
+      <div className="chart-head">
+        <h2>Credit by turn</h2>
+        <ChartExport chart="heatmap" />
+      </div>
       <p className="muted">
         Mean over seeds of the probability of the optimal token along the optimal path, turn 1 at the top.
         {turnStep ? ' Outlined: the turn(s) updated in the latest turn step; the last column is the policy after it.' : ''}
