@@ -350,3 +350,19 @@ describe('metricSeries', () => {
     expect(metricSeries(plan, null, 'kl', 'iterations').map((a) => a.points)).toEqual([[], []]);
   });
 });
+
+describe('the first point (J[0]) arrives after the charts first drew', () => {
+  it('a live run with nothing yet (iteration −1) draws nothing and caches nothing; J[0] then shows at x = 0', () => {
+    const plan = planExperiment(CONFIG, 1);
+    const live = makeLive(plan, -1);
+    expect(returnSeries(plan, live, 'iterations')!.algorithms[0].points).toEqual([]);
+    rising(live.runs[0], 0, 0);
+    rising(live.runs[1], 0, 1);
+    rising(live.runs[2], 0, 2);
+    live.iteration = 0;
+    const first = returnSeries(plan, live, 'iterations')!.algorithms[0].points[0];
+    expect(first.k).toBe(0);
+    expect(first.x).toBe(0);
+    expect(first.mean).toBeCloseTo((0.2 + 0.4 + 0.9) / 3, 12);
+  });
+});

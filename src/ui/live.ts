@@ -19,7 +19,7 @@ export interface HotChange {
 export interface Live {
   /** One series per run, at index algoIndex·seeds + seedIndex. */
   runs: RunSeries[];
-  /** Iterations every run has completed (J[0..iteration] are set for every run that has not diverged). */
+  /** Iterations every run has completed (J[0..iteration] are set for every run that has not diverged); −1 before J[0] arrived. */
   iteration: number;
   changes: HotChange[];
   /** The config the run started from (the draft differs from it only by hot changes). */

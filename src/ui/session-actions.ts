@@ -85,7 +85,8 @@ function publish(force = true): void {
   const s = get();
   if (!s.live || !session) return;
   const reached = session.iteration;
-  s.live.iteration = Math.max(0, holdAt === null ? reached : Math.min(reached, holdAt));
+  // −1 until every worker has sent J[0]: charts must not take the empty first point as final
+  s.live.iteration = holdAt === null ? reached : Math.min(reached, holdAt);
   const now = performance.now();
   if (runningSince !== null) {
     rate.push({ t: now, k: reached });
@@ -97,7 +98,7 @@ function publish(force = true): void {
   const redraw = force || now - drawnAt >= CHART_INTERVAL_MS;
   if (redraw) drawnAt = now;
   else if (frame === null) requestFrame(); // the charts catch up once the interval has passed
-  set({ iteration: s.live.iteration, version: redraw ? s.version + 1 : s.version, itPerSec, elapsed });
+  set({ iteration: Math.max(0, s.live.iteration), version: redraw ? s.version + 1 : s.version, itPerSec, elapsed });
 }
 
 function emptyLive(plan: Plan): Live {
@@ -107,7 +108,7 @@ function emptyLive(plan: Plan): Live {
   const changes: HotChange[] = [];
   const values = (path: string) => valueOf(plan, path, changes, Infinity);
   for (const c of exp.changes) changes.push({ iteration: c.at, path: c.path, from: values(c.path) ?? NaN, to: c.value, scheduled: true });
-  return { runs, iteration: 0, changes, startConfig: structuredClone(plan.config) as Record<string, unknown> };
+  return { runs, iteration: -1, changes, startConfig: structuredClone(plan.config) as Record<string, unknown> };
 }
 
 /** The value of a hot path in force at iteration `at`: the plan's, then the changes up to `at`. */

@@ -80,8 +80,8 @@ export function liveFor(plan: Plan | null, live: Live | null): Live | null {
 /** Iterations every run has completed, clamped to the experiment (−1 when nothing to draw). */
 export function drawnUpTo(plan: Plan | null, live: Live | null): number {
   const l = liveFor(plan, live);
-  if (!plan || !l) return -1;
-  return Math.max(0, Math.min(Math.floor(l.iteration), plan.exp.iterations));
+  if (!plan || !l || !(l.iteration >= 0)) return -1;
+  return Math.min(Math.floor(l.iteration), plan.exp.iterations);
 }
 
 /** The y range of J: the range of the mean rewards (J lies inside it), widened when every reward is equal. */

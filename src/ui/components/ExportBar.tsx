@@ -13,7 +13,7 @@ function blocked(hasLive: boolean, iteration: number): string | null {
 
 function exportResults(kind: 'csv' | 'json'): void {
   const s = useApp.getState();
-  if (!s.plan || !s.live || s.live.iteration === 0) return;
+  if (!s.plan || !s.live || s.live.iteration <= 0) return;
   const name = resultsFileName(s.plan.exp.envPreset, kind);
   // the CSV goes to the Blob in chunks: a 4M-value export is ~200 MB of text, better not joined first
   if (kind === 'csv') download(name, new Blob(resultsCsvChunks(s.plan, s.live), { type: MIME.csv }), MIME.csv);
