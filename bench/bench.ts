@@ -1,12 +1,14 @@
 // npm run bench — wall time of the CPU executor on the default experiment (9 algorithms ×
 // 16 seeds × 200 iterations, sampled, lock, G = 8) and at 256 seeds, one thread and all threads;
-// then the tensor executor on the Node tfjs backends (bench/tensor.ts).
+// the straightforward baseline against it (bench/baseline-rows.ts); then the tensor executor on
+// the Node tfjs backends (bench/tensor.ts).
 import { availableParallelism } from 'node:os';
 import { DEFAULT_CONFIG } from '../src/core/config/defaults';
 import { resolveConfig } from '../src/core/config/resolve';
 import { inThisThread, runOnCpu } from '../src/exec/cpu/run-experiment';
 import { nodeThreadLauncher } from '../src/exec/cpu/node-pool';
 import { printTensorRows, tensorRow, type TensorRow } from './tensor';
+import { baselineRows, printBaselineRows } from './baseline-rows';
 
 const workerUrl = new URL('./cpu-worker.js', import.meta.url);
 const all = availableParallelism();
@@ -48,6 +50,10 @@ for (const r of rows)
   console.log(
     `${r.name.padEnd(34)}${String(r.threads).padStart(7)}${String(r.runs).padStart(7)}${r.seconds.toFixed(3).padStart(9)}${((r.seconds * 1000) / iterations).toFixed(3).padStart(15)}${((r.seconds * 1e6) / iterations / r.runs).toFixed(2).padStart(19)}`,
   );
+
+// the straightforward baseline (bench/baseline/: one run at a time, plain arrays, one thread) against the CPU executor
+console.log('');
+printBaselineRows(await baselineRows({ workerUrl }));
 
 const tensorRows: TensorRow[] = [];
 for (const backend of ['wasm', 'cpu'] as const)
