@@ -4,7 +4,7 @@ import { importConfig, importEnv, MAX_IMPORT_BYTES, type Imported } from '../cor
 import { explainMismatch } from '../core/metrics/results-hash';
 import { DEFAULT_VIEW, type View } from '../core/config/view';
 import { resetRun, startRun } from './session-actions';
-import { pageResultsHash, shareFragment } from './share';
+import { pageResultsHash, shareFragment, type ShareInput } from './share';
 import { checkDraft, useApp, type AppState, type Draft } from './store';
 
 // Opening links (at start-up and on Back/Forward), importing files, checking a link's results
@@ -65,10 +65,15 @@ export function checkReproduced(s: AppState): void {
   });
 }
 
+/** What a link of the page is built from (share.ts), read from the store. */
+export function shareInputOf(s: AppState, embed = s.embed): ShareInput {
+  return { draft: s.draft, plan: s.plan, live: s.live, view: { metric: s.metric, x: s.xAxis }, embed };
+}
+
 /** The link to this page's experiment; with its results hash when asked and the run is complete and replayable. */
 export function currentLink(withHash: boolean): string {
   const s = get();
-  const input = { draft: s.draft, plan: s.plan, live: s.live, view: { metric: s.metric, x: s.xAxis }, embed: false };
+  const input = shareInputOf(s, false);
   const hash = withHash && s.status === 'done' && s.plan && s.live ? pageResultsHash(s.plan, s.live, s.backend) : null;
   const base = typeof location === 'undefined' ? '' : location.href.split('#')[0];
   return `${base}#${shareFragment(input, hash)}`;
@@ -123,5 +128,5 @@ export function loadDefaults(): void {
 function showInAddress(): void {
   if (typeof history === 'undefined') return;
   const s = get();
-  history.replaceState(history.state, '', `#${shareFragment({ draft: s.draft, plan: s.plan, live: s.live, view: { metric: s.metric, x: s.xAxis }, embed: s.embed })}`);
+  history.replaceState(history.state, '', `#${shareFragment(shareInputOf(s))}`);
 }

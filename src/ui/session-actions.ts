@@ -1,4 +1,5 @@
 import { allRuns, partitionRuns } from '../core/run/partition';
+import { changeValues } from '../core/run/changes';
 import { makeRunSeries } from '../core/run/series';
 import type { TurnRecord } from '../core/run/turns';
 import { connectCpuWorker, connectTensorWorker } from '../worker/browser-session';
@@ -287,12 +288,6 @@ export function resetRun(): void {
   set({ status: 'idle', live: null, iteration: 0, total: s.plan?.exp.iterations ?? 0, version: s.version + 1, turnStep: null, backend: null, itPerSec: null, elapsed: 0, error: null });
 }
 
-function hotValues(path: string, value: number, plan: Plan): { lr?: number; clips?: (number | null)[] } {
-  if (path === 'optimizer.lr') return { lr: value };
-  const i = Number(/^algorithms\[(\d+)\]\.clip$/.exec(path)![1]);
-  return { clips: plan.exp.algorithms.map((_, j) => (j === i ? value : null)) };
-}
-
 /**
  * Change one control. Invalid values only show their message. A valid learning rate or clip
  * applies to the running experiment from the next iteration ("hot"); any other valid change
@@ -324,7 +319,7 @@ function applyDraft(draft: Draft, path: string | null): void {
     if (oldValue === newValue || newValue === undefined || oldValue === undefined) return;
     enqueue(async () => {
       const at = await session!.align();
-      session!.hot(at, hotValues(path, newValue, plan));
+      session!.hot(at, changeValues({ at, path, value: newValue }, plan.exp.algorithms.length));
       const live = get().live;
       const from = (live && valueOf(before.plan!, path, live.changes, at)) ?? oldValue;
       live?.changes.push({ iteration: at, path, from, to: newValue });

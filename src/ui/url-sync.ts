@@ -1,4 +1,4 @@
-import { checkReproduced, openLink } from './link-actions';
+import { checkReproduced, openLink, shareInputOf } from './link-actions';
 import { shareFragment } from './share';
 import { isValid, useApp, type AppState } from './store';
 
@@ -20,7 +20,7 @@ function fragmentOf(s: AppState): string | null {
   if (!isValid(s)) return null;
   const key = [s.draft, s.metric, s.xAxis, s.embed, s.live, s.live?.changes.length];
   if (memo && memo.key.every((k, i) => k === key[i])) return memo.fragment;
-  const fragment = shareFragment({ draft: s.draft, plan: s.plan, live: s.live, view: { metric: s.metric, x: s.xAxis }, embed: s.embed });
+  const fragment = shareFragment(shareInputOf(s));
   memo = { key, fragment };
   return fragment;
 }

@@ -8,6 +8,9 @@ z.config({ jitless: true });
 // Field builders whose messages state the allowed range or values, so every rejection
 // reads "path: must be …, got …".
 
+/** A plain JSON object (not null, not a list). */
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 export function show(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v);

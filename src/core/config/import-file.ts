@@ -1,5 +1,5 @@
 import { DEFAULT_CONFIG } from './defaults';
-import { ConfigError, issueToError } from './fields';
+import { ConfigError, isRecord, issueToError } from './fields';
 import { resolveConfig, type Experiment } from './resolve';
 import { customEnvSchema } from './schema';
 
@@ -13,7 +13,6 @@ export type Imported =
   | { ok: true; config: Record<string, unknown>; exp: Experiment }
   | { ok: false; field: string; message: string };
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function parseJson(text: string, what: string): { ok: true; value: unknown } | { ok: false; field: string; message: string } {
   if (text.length > MAX_IMPORT_BYTES) return { ok: false, field: 'file', message: `file: the ${what} is ${text.length.toLocaleString('en-US')} characters; the limit is ${MAX_IMPORT_BYTES.toLocaleString('en-US')}` };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_CONFIG } from './defaults';
-import { ConfigError, issueToError, oneOf } from './fields';
+import { ConfigError, isRecord, issueToError, oneOf } from './fields';
 import { resolveConfig, type Experiment } from './resolve';
 import { compressText, decompressText } from './link-compress';
 import { LiteralError, parseLiteral, printLiteral } from './link-literal';
@@ -74,7 +74,6 @@ const extrasSchema = z.strictObject({
 // Encoding
 
 const escape = (s: string) => encodeURIComponent(s).replace(/%5B/g, '[').replace(/%5D/g, ']').replace(/%2C/g, ',').replace(/%3A/g, ':');
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function flatten(v: unknown, key: string, out: [string, string][]): void {
   const hasObject = Array.isArray(v) && v.some((x) => isRecord(x) || Array.isArray(x));

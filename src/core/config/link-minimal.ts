@@ -1,11 +1,11 @@
 import { ALGORITHM_PRESETS, FIELDS_USED_BY_RULE, presetRecord, type AlgorithmRecord } from '../algo/records';
 import { DEFAULT_CONFIG } from './defaults';
+import { isRecord } from './fields';
 
 // A config with what equals the defaults left out, so permalinks stay short: top-level fields
 // equal to DEFAULT_CONFIG, and algorithm fields equal to their preset's value. Decoding fills
 // the top-level defaults back in, which gives the same experiment.
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
