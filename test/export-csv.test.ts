@@ -134,3 +134,23 @@ describe('resultsCsv', () => {
     expect(csvField('two\nlines')).toBe('"two\nlines"');
   });
 });
+
+describe('resultsCsv of a long run (metrics other than J stored every 4th iteration at 5000)', () => {
+  it('writes J at every iteration and the other metrics at the stored ones; csvRowCount agrees', () => {
+    const config = customConfig({ T: 1, V: 2, L: 1, rewards: [0, 1], iterations: 5000, seeds: 1, algorithms: [{ id: 'reinforce' }] });
+    const plan = planExperiment(config, 1);
+    const every = 4; // storageStride(5000)
+    const shard = new CpuShard(plan.exp, allRuns(plan.exp), every);
+    while (!shard.done) shard.step();
+    const live: Live = { runs: shard.series, iteration: 5000, changes: [], startConfig: {} };
+    const rows = lines(resultsCsv(plan, live)).slice(1);
+    const count = (metric: string) => rows.filter((r) => r.split(',')[3] === metric).length;
+    expect(count('J')).toBe(5001);
+    expect(count('entropy')).toBe(1251); // 0, 4, …, 5000
+    expect(count('kl')).toBe(1251); // 0, 4, …, 4996, 4999
+    expect(rows.some((r) => r.startsWith('reinforce,0,4999,kl,'))).toBe(true);
+    expect(rows.some((r) => r.startsWith('reinforce,0,4998,kl,'))).toBe(false);
+    expect(rows.length).toBe(csvRowCount(plan, 5000));
+    expect(rows.length).toBe(5001 + 1251 * 2 + 1251 * 5);
+  });
+});

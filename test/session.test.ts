@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig, type Experiment } from '../src/core/config/resolve';
 import { allRuns, partitionRuns } from '../src/core/run/partition';
-import { makeRunSeries } from '../src/core/run/series';
+import { makeRunSeries, storageStride } from '../src/core/run/series';
 import { CpuShard } from '../src/exec/cpu/shard';
 import { makeCpuSteppable } from '../src/worker/cpu-session';
 import { Session, type Connect } from '../src/worker/session-client';
@@ -33,7 +33,7 @@ const CONFIG = {
 function open(config: unknown, parts: number) {
   const exp = resolveConfig(config);
   const live: Live = { runs: [], iteration: 0, changes: [], startConfig: {} };
-  for (let a = 0; a < exp.algorithms.length; a++) for (let s = 0; s < exp.seeds; s++) live.runs.push(makeRunSeries(exp, a, s));
+  for (let a = 0; a < exp.algorithms.length; a++) for (let s = 0; s < exp.seeds; s++) live.runs.push(makeRunSeries(exp, a, s, storageStride(exp.iterations)));
   let finished = false;
   let ready!: () => void;
   const isReady = new Promise<void>((r) => (ready = r));

@@ -1,6 +1,6 @@
 import { allRuns, partitionRuns } from '../core/run/partition';
 import { changeValues } from '../core/run/changes';
-import { makeRunSeries } from '../core/run/series';
+import { makeRunSeries, storageStride } from '../core/run/series';
 import type { TurnRecord } from '../core/run/turns';
 import { connectCpuWorker, connectTensorWorker } from '../worker/browser-session';
 import { Session } from '../worker/session-client';
@@ -105,7 +105,7 @@ function publish(force = true): void {
 function emptyLive(plan: Plan): Live {
   const { exp } = plan;
   const runs = [];
-  for (let a = 0; a < exp.algorithms.length; a++) for (let s = 0; s < exp.seeds; s++) runs.push(makeRunSeries(exp, a, s));
+  for (let a = 0; a < exp.algorithms.length; a++) for (let s = 0; s < exp.seeds; s++) runs.push(makeRunSeries(exp, a, s, storageStride(exp.iterations)));
   const changes: HotChange[] = [];
   const values = (path: string) => valueOf(plan, path, changes, Infinity);
   for (const c of exp.changes) changes.push({ iteration: c.at, path: c.path, from: values(c.path) ?? NaN, to: c.value, scheduled: true });

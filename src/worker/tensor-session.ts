@@ -4,6 +4,7 @@ import { McShard } from '../exec/tensor/mc-shard';
 import { groupByShape } from '../exec/tensor/run-experiment';
 import { TensorShard } from '../exec/tensor/shard';
 import { applyHotValues } from '../core/run/changes';
+import { storageStride } from '../core/run/series';
 import type { MakeSteppable } from './session-host';
 import { TURN_STEP_NEEDS_CPU } from './session-protocol';
 
@@ -18,8 +19,9 @@ export function makeTensorSteppable(select: (asked: BackendName | null) => Promi
     const backend = await select(exp.backend);
     const monteCarlo = exp.policy.kind === 'mlp' && needsMonteCarlo(exp.env);
     const shards: (TensorShard | McShard)[] = [];
+    const every = storageStride(exp.iterations);
     try {
-      for (const specs of groupByShape(exp)) shards.push(monteCarlo ? new McShard(exp, specs) : new TensorShard(exp, specs));
+      for (const specs of groupByShape(exp)) shards.push(monteCarlo ? new McShard(exp, specs, every) : new TensorShard(exp, specs, { every }));
       for (const s of shards) await s.init();
     } catch (e) {
       shards.forEach((s) => s.dispose());

@@ -5,7 +5,7 @@
 import { algorithmLabel, type AlgorithmRecord } from '../algo/records';
 import { needsMonteCarlo, type Experiment } from '../config/resolve';
 import { rewardRange } from '../run/result';
-import type { RunSeries } from '../run/series';
+import { storedUpTo, type RunSeries } from '../run/series';
 import { lastFinite, summarize, violationTolerance, type AlgorithmSummary } from './summary';
 
 /** A seed is at the optimum when its J is within this of J* (the share-at-J* rule of §7). */
@@ -61,8 +61,9 @@ export function summarizeLive(
     const diverged = mine.map((s) => s.diverged !== null && s.diverged <= it);
     let wallMs = 0;
     for (const s of mine) {
-      const n = Math.min(it, s.wallMs.length);
-      for (let k = 0; k < n; k++) if (Number.isFinite(s.wallMs[k])) wallMs += s.wallMs[k];
+      // a long run stores wallMs every `every` updates (series.ts): each stored one stands for `every`
+      const n = Math.min(storedUpTo(it - 1, s.iterations - 1, s.every), s.wallMs.length);
+      for (let j = 0; j < n; j++) if (Number.isFinite(s.wallMs[j])) wallMs += s.wallMs[j] * s.every;
     }
     return {
       algoIndex: ai,

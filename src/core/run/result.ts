@@ -1,6 +1,6 @@
 import type { Experiment } from '../config/resolve';
 import { executorTag, resultsHash, type ResultsHash } from '../metrics/results-hash';
-import { PER_ITERATION_METRICS, type RunSeries } from './series';
+import { expandSlots, PER_ITERATION_METRICS, type RunSeries } from './series';
 import { summarize, violations, violationTolerance, type AlgorithmSummary } from '../metrics/summary';
 
 export { APP_VERSION } from '../version';
@@ -34,6 +34,8 @@ export interface ExperimentResult {
   warnings: string[];
   algorithms: { id: string; runs: RunResult[]; summary: Omit<AlgorithmSummary, 'finalJ'> & { finalJ: { mean: number | null; lo: number | null; hi: number | null } } }[];
   wallSeconds: number;
+  /** Present when metrics other than J were stored only at every k-th iteration (and the last; the page does this past STORED_POINTS iterations): they are null between. */
+  metricsEvery?: number;
   /** Digest of the J curves (results-hash.ts): what a permalink's `hash` is checked against. */
   resultsHash: ResultsHash;
 }
@@ -61,8 +63,9 @@ export function buildResult(
     return {
       id: a.id,
       runs: runs.map((s): RunResult => {
-        const r: Record<string, unknown> = { seed: s.seedIndex, J: list(s.J), entropy: list(s.entropy), optimalTokenProb: s.optimalTokenProb.map(list) };
-        for (const m of PER_ITERATION_METRICS) r[m] = list(s[m]);
+        const ev = (a: Float64Array) => list(expandSlots(a, s.iterations, s.every));
+        const r: Record<string, unknown> = { seed: s.seedIndex, J: list(s.J), entropy: ev(s.entropy), optimalTokenProb: s.optimalTokenProb.map(ev) };
+        for (const m of PER_ITERATION_METRICS) r[m] = list(expandSlots(s[m], s.iterations - 1, s.every));
         r.violations = violations(s.J, tol);
         r.diverged = s.diverged;
         return r as unknown as RunResult;
@@ -89,5 +92,6 @@ export function buildResult(
     ),
     algorithms,
     wallSeconds: meta.wallSeconds,
+    ...(series.some((s) => s.every > 1) ? { metricsEvery: Math.max(...series.map((s) => s.every)) } : {}),
   };
 }

@@ -1,13 +1,21 @@
 import type { Experiment } from '../config/resolve';
 
-/** Per-iteration metrics of one (algorithm, seed) run (algorithms.md §7). NaN = not reached. */
+/**
+ * Per-iteration metrics of one (algorithm, seed) run (algorithms.md §7). NaN = not reached.
+ * J is kept at every iteration (drops, summaries and the results hash need all of it); the other
+ * metrics are kept at iterations that are multiples of `every` and at the last one, so a long run
+ * on the page stores at most about STORED_POINTS of them (the charts draw fewer). `every` is 1
+ * for the CLI and whenever iterations ≤ STORED_POINTS.
+ */
 export interface RunSeries {
   algoIndex: number;
   seedIndex: number;
+  iterations: number;
+  every: number;
   J: Float64Array; // iterations + 1; J[0] before any update
-  entropy: Float64Array; // iterations + 1
-  optimalTokenProb: Float64Array[]; // per turn, iterations + 1
-  kl: Float64Array; // iterations
+  entropy: Float64Array; // slots(iterations, every): evaluations k = 0..iterations
+  optimalTokenProb: Float64Array[]; // per turn, like entropy
+  kl: Float64Array; // slots(iterations − 1, every): updates k = 0..iterations − 1
   clipFraction: Float64Array;
   zeroVarianceGroups: Float64Array;
   gradNorm: Float64Array;
@@ -15,25 +23,70 @@ export interface RunSeries {
   diverged: number | null;
 }
 
-export function makeRunSeries(exp: Experiment, algoIndex: number, seedIndex: number): RunSeries {
+/** Most points of a metric other than J that the page stores per run. */
+export const STORED_POINTS = 2048;
+
+/** The smallest power-of-two stride that keeps 0..iterations within `points` stored values. */
+export function storageStride(iterations: number, points = STORED_POINTS): number {
+  let every = 1;
+  while (Math.floor(iterations / every) + 1 > points) every *= 2;
+  return every;
+}
+
+/** Stored values of indices 0..last: the multiples of `every`, plus `last`. */
+export const slotCount = (last: number, every: number): number => (last < 0 ? 0 : Math.floor(last / every) + 1 + (last % every === 0 ? 0 : 1));
+
+/** Where index k of 0..last is stored, or −1 when it is not. */
+export function slotOf(k: number, last: number, every: number): number {
+  if (k % every === 0) return k / every;
+  return k === last ? Math.floor(last / every) + 1 : -1;
+}
+
+/** The stored index nearest below or at k (k itself when it is stored). */
+export const storedAtOrBefore = (k: number, last: number, every: number): number => (k === last ? k : Math.floor(k / every) * every);
+
+export function makeRunSeries(exp: Experiment, algoIndex: number, seedIndex: number, every = 1): RunSeries {
   const n = exp.iterations;
   const nan = (len: number) => new Float64Array(len).fill(NaN);
+  const evals = slotCount(n, every);
+  const updates = slotCount(n - 1, every);
   return {
     algoIndex,
     seedIndex,
+    iterations: n,
+    every,
     J: nan(n + 1),
-    entropy: nan(n + 1),
-    optimalTokenProb: Array.from({ length: exp.env.turns }, () => nan(n + 1)),
-    kl: nan(n),
-    clipFraction: nan(n),
-    zeroVarianceGroups: nan(n),
-    gradNorm: nan(n),
-    wallMs: nan(n),
+    entropy: nan(evals),
+    optimalTokenProb: Array.from({ length: exp.env.turns }, () => nan(evals)),
+    kl: nan(updates),
+    clipFraction: nan(updates),
+    zeroVarianceGroups: nan(updates),
+    gradNorm: nan(updates),
+    wallMs: nan(updates),
     diverged: null,
   };
 }
 
 export const PER_ITERATION_METRICS = ['kl', 'clipFraction', 'zeroVarianceGroups', 'gradNorm', 'wallMs'] as const;
+export type UpdateMetric = (typeof PER_ITERATION_METRICS)[number];
+
+/** A metric of the update k → k + 1 (k = 0..iterations − 1), stored when k is kept. */
+export function putUpdate(s: RunSeries, metric: UpdateMetric, k: number, v: number): void {
+  const j = slotOf(k, s.iterations - 1, s.every);
+  if (j >= 0) s[metric][j] = v;
+}
+
+/** The stored value of an evaluation metric (entropy, optimalTokenProb[t]) at k, NaN when not stored. */
+export function evalAt(s: RunSeries, values: Float64Array, k: number): number {
+  const j = slotOf(k, s.iterations, s.every);
+  return j >= 0 && j < values.length ? values[j] : NaN;
+}
+
+/** The stored value of an update metric at k, NaN when not stored. */
+export function updateAt(s: RunSeries, metric: UpdateMetric, k: number): number {
+  const j = slotOf(k, s.iterations - 1, s.every);
+  return j >= 0 && j < s[metric].length ? s[metric][j] : NaN;
+}
 
 /** Store an evaluation at iteration k, or mark the run diverged at k when J is not finite. */
 export function recordEvaluation(s: RunSeries, run: { diverged: number | null }, k: number, v: { J: number; entropy: number; optimalProb: ArrayLike<number> }): void {
@@ -43,6 +96,46 @@ export function recordEvaluation(s: RunSeries, run: { diverged: number | null },
     return;
   }
   s.J[k] = v.J;
-  s.entropy[k] = v.entropy;
-  for (let t = 0; t < v.optimalProb.length; t++) s.optimalTokenProb[t][k] = v.optimalProb[t];
+  const j = slotOf(k, s.iterations, s.every);
+  if (j < 0) return;
+  s.entropy[j] = v.entropy;
+  for (let t = 0; t < v.optimalProb.length; t++) s.optimalTokenProb[t][j] = v.optimalProb[t];
+}
+
+/** How many of the stored indices of 0..last are ≤ m. */
+export function storedUpTo(m: number, last: number, every: number): number {
+  if (m < 0) return 0;
+  return Math.floor(m / every) + 1 + (m >= last && last % every !== 0 ? 1 : 0);
+}
+
+/** A metric's stored values spread over indices 0..last (NaN where nothing is stored). */
+export function expandSlots(values: Float64Array, last: number, every: number): Float64Array {
+  if (every === 1) return values;
+  const out = new Float64Array(last + 1).fill(NaN);
+  for (let j = 0; j < values.length; j++) out[Math.min(j * every, last)] = values[j];
+  return out;
+}
+
+/** A copy of the series with every value past iteration `upTo` (updates: past upTo − 1) set to NaN. */
+export function truncateSeries(s: RunSeries, upTo: number): RunSeries {
+  const cut = (a: Float64Array, last: number, keepUpTo: number, every = s.every) => {
+    const c = new Float64Array(a.length).fill(NaN);
+    c.set(a.subarray(0, Math.min(a.length, storedUpTo(keepUpTo, last, every))));
+    return c;
+  };
+  const n = s.iterations;
+  const ev = (a: Float64Array) => cut(a, n, upTo);
+  const up = (a: Float64Array) => cut(a, n - 1, upTo - 1);
+  return {
+    ...s,
+    J: cut(s.J, n, upTo, 1),
+    entropy: ev(s.entropy),
+    optimalTokenProb: s.optimalTokenProb.map(ev),
+    kl: up(s.kl),
+    clipFraction: up(s.clipFraction),
+    zeroVarianceGroups: up(s.zeroVarianceGroups),
+    gradNorm: up(s.gradNorm),
+    wallMs: up(s.wallMs),
+    diverged: s.diverged !== null && s.diverged <= upTo ? s.diverged : null,
+  };
 }

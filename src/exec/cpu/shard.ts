@@ -4,7 +4,7 @@ import { makeScratch, type Scratch } from './scratch';
 import { makeRun, type RunState } from './state';
 import { evaluateRun, iterate, type StepMetrics } from './iterate';
 import type { Experiment } from '../../core/config/resolve';
-import { makeRunSeries, recordEvaluation, type RunSeries } from '../../core/run/series';
+import { makeRunSeries, putUpdate, recordEvaluation, type RunSeries } from '../../core/run/series';
 import type { RunSpec } from '../../core/run/partition';
 import type { TurnRecord } from '../../core/run/turns';
 
@@ -23,9 +23,11 @@ export class CpuShard {
   private readonly m: StepMetrics = { kl: 0, clipFraction: 0, zeroVarianceGroups: 0, gradNorm: 0 };
   iteration = 0;
 
+  /** `every`: the stride at which metrics other than J are stored (series.ts). */
   constructor(
     exp: Experiment,
     readonly specs: RunSpec[],
+    every = 1,
   ) {
     if (exp.policy.kind !== 'tabular') throw new Error('the CPU executor runs tabular policies only; MLP policies need the tensor executor');
     this.pb = buildProblem(exp);
@@ -33,7 +35,7 @@ export class CpuShard {
     const P = this.pb.params;
     this.theta = new Float64Array(P * specs.length);
     this.runs = specs.map((s, r) => makeRun(this.pb, exp.algorithms[s.algoIndex], s.algoIndex, s.seedIndex, this.theta.subarray(r * P, (r + 1) * P)));
-    this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex));
+    this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex, every));
     this.runs.forEach((run, r) => this.record(run, this.series[r], 0));
   }
 
@@ -66,23 +68,26 @@ export class CpuShard {
           }
         : undefined;
       iterate(this.pb, run, this.sc, this.m, onTurn);
-      s.kl[k] = this.m.kl;
-      s.clipFraction[k] = this.m.clipFraction;
-      s.zeroVarianceGroups[k] = this.m.zeroVarianceGroups;
-      s.gradNorm[k] = this.m.gradNorm;
-      this.record(run, s, k + 1);
-      s.wallMs[k] = performance.now() - t0;
+      putUpdate(s, 'kl', k, this.m.kl);
+      putUpdate(s, 'clipFraction', k, this.m.clipFraction);
+      putUpdate(s, 'zeroVarianceGroups', k, this.m.zeroVarianceGroups);
+      putUpdate(s, 'gradNorm', k, this.m.gradNorm);
+      const v = this.record(run, s, k + 1);
+      putUpdate(s, 'wallMs', k, performance.now() - t0);
       if (turns && rec.turns.length === 0) {
         rec.turns.push(-1);
-        rec.J.push(s.J[k + 1]);
-        rec.optimalProb.push(s.optimalTokenProb.map((p) => p[k + 1]));
+        const ok = Number.isFinite(v.J);
+        rec.J.push(ok ? v.J : NaN);
+        rec.optimalProb.push(Array.from(v.optimalProb, (p) => (ok ? p : NaN)));
       }
     }
     this.iteration = k + 1;
     return turns ? records : null;
   }
 
-  private record(run: RunState, s: RunSeries, k: number): void {
-    recordEvaluation(s, run, k, evaluateRun(this.pb, run, this.sc));
+  private record(run: RunState, s: RunSeries, k: number) {
+    const v = evaluateRun(this.pb, run, this.sc);
+    recordEvaluation(s, run, k, v);
+    return v;
   }
 }

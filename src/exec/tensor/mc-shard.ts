@@ -6,7 +6,7 @@ import { computeOptimum, type Optimum } from '../../core/env/exact';
 import { buildTree, type Tree } from '../../core/env/tree';
 import type { RunSpec } from '../../core/run/partition';
 import { Purpose, Rng, streamKey } from '../../core/rng';
-import { makeRunSeries, type RunSeries } from '../../core/run/series';
+import { makeRunSeries, putUpdate, recordEvaluation, type RunSeries } from '../../core/run/series';
 import type { AlgorithmRecord } from '../../core/algo/records';
 import { disposeBatch, updateRuns, uploadBatch, type DeviceRuns } from './device-iteration';
 import { disposeDeviceRuns, makeDeviceRuns, refreshHyper, mlpShape } from './device-runs';
@@ -42,9 +42,11 @@ export class McShard {
   private readonly groups: GroupScratch;
   private readonly order: Int32Array;
 
+  /** `every`: the stride at which metrics other than J are stored (series.ts). */
   constructor(
     readonly exp: Experiment,
     readonly specs: RunSpec[],
+    every = 1,
   ) {
     const env = exp.env;
     this.tree = buildTree(env);
@@ -58,7 +60,7 @@ export class McShard {
       const key = (p: number) => streamKey(exp.seed, s.seedIndex, s.algoIndex, p);
       return { algo: exp.algorithms[s.algoIndex], sampleRng: new Rng(key(Purpose.sample)), shuffleRng: new Rng(key(Purpose.shuffle)), orderRng: new Rng(key(Purpose.order)), evalRng: new Rng(key(Purpose.evaluate)), diverged: null };
     });
-    this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex));
+    this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex, every));
     this.groups = makeGroupScratch(env.contextsPerBatch);
     this.order = new Int32Array(env.turns);
   }
@@ -143,14 +145,14 @@ export class McShard {
     tf.dispose([all, ...stats]);
     disposeBatch(b, null);
     this.series.forEach((s, r) => {
-      s.gradNorm[k] = data[r];
-      s.clipFraction[k] = data[2 * R + r] > 0 ? data[R + r] / data[2 * R + r] : 0;
-      s.kl[k] = data[3 * R + r];
-      s.zeroVarianceGroups[k] = zeroVar[r];
+      putUpdate(s, 'gradNorm', k, data[r]);
+      putUpdate(s, 'clipFraction', k, data[2 * R + r] > 0 ? data[R + r] / data[2 * R + r] : 0);
+      putUpdate(s, 'kl', k, data[3 * R + r]);
+      putUpdate(s, 'zeroVarianceGroups', k, zeroVar[r]);
     });
     await this.evaluate(k + 1);
     const ms = (performance.now() - t0) / R;
-    for (const s of this.series) s.wallMs[k] = ms;
+    for (const s of this.series) putUpdate(s, 'wallMs', k, ms);
     this.iteration = k + 1;
   }
 
@@ -188,9 +190,7 @@ export class McShard {
         s.diverged = k;
         return;
       }
-      s.J[k] = J;
-      s.entropy[k] = entropy[r] / (n * P);
-      for (let t = 0; t < tree.T; t++) s.optimalTokenProb[t][k] = optimal[r * tree.T + t];
+      recordEvaluation(s, run, k, { J, entropy: entropy[r] / (n * P), optimalProb: optimal.subarray(r * tree.T, (r + 1) * tree.T) });
     });
   }
 

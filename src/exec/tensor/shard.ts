@@ -3,7 +3,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { Experiment } from '../../core/config/resolve';
 import { evaluatePolicy, softmaxTable } from '../../core/env/exact';
 import type { RunSpec } from '../../core/run/partition';
-import { makeRunSeries, recordEvaluation, type RunSeries } from '../../core/run/series';
+import { makeRunSeries, putUpdate, recordEvaluation, type RunSeries } from '../../core/run/series';
 import { buildProblem, type Problem } from '../cpu/problem';
 import { makeScratch, type Scratch } from '../cpu/scratch';
 import { makeRun, type RunState } from '../cpu/state';
@@ -16,6 +16,8 @@ import type { Rows, TensorPolicy } from './policy';
 export interface ShardOverrides {
   inputs?: 'features' | 'one-hot-node';
   bias?: boolean;
+  /** The stride at which metrics other than J are stored (series.ts); 1 by default. */
+  every?: number;
 }
 
 /** Largest runs · nodes · V a shard holds (its host mirrors are two float64 tables per run). */
@@ -55,7 +57,7 @@ export class TensorShard {
     this.mirror = specs.map(() => new Float64Array(pb.params));
     this.spare = specs.map(() => new Float64Array(pb.params));
     this.runs = specs.map((s, r) => makeRun(pb, exp.algorithms[s.algoIndex], s.algoIndex, s.seedIndex, this.mirror[r]));
-    this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex));
+    this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex, overrides.every ?? 1));
     const mlp = exp.policy.kind === 'mlp';
     const oneHot = overrides.inputs === 'one-hot-node';
     const encoder = mlp && !pb.exact ? (oneHot ? oneHotNodeEncoder(pb.nodes) : featureEncoder(pb.tree, pb.env.contexts)) : null;
@@ -117,15 +119,15 @@ export class TensorShard {
       this.spare[r] = old;
       this.mirror[r] = cur;
       run.theta = cur;
-      s.kl[k] = visitKl(pb, hb, r, old, cur);
-      s.gradNorm[k] = data[extra + r];
+      putUpdate(s, 'kl', k, visitKl(pb, hb, r, old, cur));
+      putUpdate(s, 'gradNorm', k, data[extra + r]);
       const den = data[extra + 2 * R + r];
-      s.clipFraction[k] = den > 0 ? data[extra + R + r] / den : 0;
-      s.zeroVarianceGroups[k] = hb.zeroVar[r];
+      putUpdate(s, 'clipFraction', k, den > 0 ? data[extra + R + r] / den : 0);
+      putUpdate(s, 'zeroVarianceGroups', k, hb.zeroVar[r]);
       this.record(r, k + 1);
     }
     const ms = (performance.now() - t0) / R;
-    for (const s of this.series) s.wallMs[k] = ms;
+    for (const s of this.series) putUpdate(s, 'wallMs', k, ms);
     this.iteration = k + 1;
   }
 

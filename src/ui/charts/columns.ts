@@ -1,5 +1,5 @@
 import { meanInterval, type MeanInterval } from '../../core/metrics/summary';
-import type { RunSeries } from '../../core/run/series';
+import { slotOf, storedAtOrBefore, type RunSeries } from '../../core/run/series';
 import type { Live } from '../live';
 import type { Plan } from '../plan';
 
@@ -33,8 +33,20 @@ function cacheFor(plan: Plan, live: Live): ColumnCache {
   return c;
 }
 
-const arrayOf = (r: RunSeries | undefined, field: Field): ArrayLike<number> | undefined =>
-  r === undefined ? undefined : typeof field === 'number' ? r.optimalTokenProb[field] : r[field];
+/**
+ * field[i] of a run; NaN when absent. Metrics other than J of a long run are stored every
+ * `every` iterations (series.ts): i then reads the stored value at or before it, at most
+ * every − 1 iterations earlier (the charts' own grid only asks for stored indices and the last).
+ */
+function valueOf(r: RunSeries | undefined, field: Field, i: number): number {
+  if (r === undefined) return NaN;
+  if (field === 'J') return i < r.J.length ? r.J[i] : NaN;
+  const last = typeof field === 'number' || field === 'entropy' ? r.iterations : r.iterations - 1;
+  if (i > last) return NaN;
+  const arr = typeof field === 'number' ? r.optimalTokenProb[field] : r[field];
+  const j = slotOf(storedAtOrBefore(i, last, r.every), last, r.every);
+  return arr && j < arr.length ? arr[j] : NaN;
+}
 
 /**
  * Stats over the seeds of algorithm `a` of field[i] for each i of `indices`. Indices up to
@@ -46,16 +58,11 @@ export function seedStats(plan: Plan, live: Live, a: number, field: Field, indic
   const key = `${a}:${field}`;
   let map = cache.maps.get(key);
   if (!map) cache.maps.set(key, (map = new Map()));
-  let arrays: (ArrayLike<number> | undefined)[] | null = null;
   const buf = new Float64Array(seeds);
   const out = indices.map((i) => {
     const hit = map.get(i);
     if (hit) return hit;
-    arrays ??= Array.from({ length: seeds }, (_, s) => arrayOf(live.runs[a * seeds + s], field));
-    for (let s = 0; s < seeds; s++) {
-      const arr = arrays[s];
-      buf[s] = arr && i < arr.length ? arr[i] : NaN;
-    }
+    for (let s = 0; s < seeds; s++) buf[s] = valueOf(live.runs[a * seeds + s], field, i);
     const m = meanInterval(buf);
     if (i <= finalUpTo) map.set(i, m);
     return m;

@@ -1,4 +1,4 @@
-import { PER_ITERATION_METRICS, type RunSeries } from '../../core/run/series';
+import { PER_ITERATION_METRICS, slotOf, storageStride, storedUpTo, type RunSeries } from '../../core/run/series';
 import type { Live } from '../live';
 import type { Plan } from '../plan';
 
@@ -20,7 +20,9 @@ import type { Plan } from '../plan';
 //
 // Only what the page has computed is written: evaluations up to live.iteration, updates up to
 // live.iteration − 1. A diverged run keeps its rows (with empty values), so the row count is
-// algorithms × seeds × ((iteration + 1)·(2 + T) + iteration·5) whatever happened.
+// algorithms × seeds × ((iteration + 1)·(2 + T) + iteration·5) whatever happened — except past
+// STORED_POINTS iterations, where the page keeps metrics other than J only at every k-th
+// iteration (series.ts): those have rows at the iterations kept, J at every iteration.
 // Rows are ordered by algorithm (config order), seed, iteration, then metric in the order above.
 
 export const CSV_HEADER = 'algorithm,seed,iteration,metric,value';
@@ -48,8 +50,10 @@ const cell = (v: number) => (Number.isFinite(v) ? String(v) : '');
 export function csvRowCount(plan: Plan, iteration: number): number {
   const k = computedIterations(plan, iteration);
   if (k < 0) return 0;
-  const evals = 2 + plan.exp.env.turns;
-  return plan.exp.algorithms.length * plan.exp.seeds * ((k + 1) * evals + k * PER_ITERATION_METRICS.length);
+  const n = plan.exp.iterations;
+  const every = storageStride(n);
+  const evals = (k + 1) + (1 + plan.exp.env.turns) * storedUpTo(k, n, every);
+  return plan.exp.algorithms.length * plan.exp.seeds * (evals + storedUpTo(k - 1, n - 1, every) * PER_ITERATION_METRICS.length);
 }
 
 const computedIterations = (plan: Plan, iteration: number) => Math.min(Math.floor(iteration), plan.exp.iterations);
@@ -68,6 +72,8 @@ export function resultsCsvChunks(plan: Plan, live: Live | null): string[] {
   if (upTo < 0) return chunks;
   const { exp } = plan;
   const turns = exp.env.turns;
+  const n = exp.iterations;
+  const every = live.runs[0]?.every ?? storageStride(n);
   // ",J," etc.: the constant middle of each row
   const evalNames = evaluationMetricNames(turns).map((m) => `,${csvField(m)},`);
   const updateNames = PER_ITERATION_METRICS.map((m) => `,${csvField(m)},`);
@@ -86,11 +92,15 @@ export function resultsCsvChunks(plan: Plan, live: Live | null): string[] {
       for (let k = 0; k <= upTo; k++) {
         const head = prefix + k;
         rows.push(head + evalNames[0] + (run ? cell(run.J[k]) : '') + '\n');
-        rows.push(head + evalNames[1] + (run ? cell(run.entropy[k]) : '') + '\n');
-        for (let t = 0; t < turns; t++) rows.push(head + evalNames[2 + t] + (run ? cell(run.optimalTokenProb[t][k]) : '') + '\n');
-        if (k < upTo)
+        const e = slotOf(k, n, every);
+        if (e >= 0) {
+          rows.push(head + evalNames[1] + (run ? cell(run.entropy[e]) : '') + '\n');
+          for (let t = 0; t < turns; t++) rows.push(head + evalNames[2 + t] + (run ? cell(run.optimalTokenProb[t][e]) : '') + '\n');
+        }
+        const u = k < upTo ? slotOf(k, n - 1, every) : -1;
+        if (u >= 0)
           for (let m = 0; m < PER_ITERATION_METRICS.length; m++)
-            rows.push(head + updateNames[m] + (run ? cell(run[PER_ITERATION_METRICS[m]][k]) : '') + '\n');
+            rows.push(head + updateNames[m] + (run ? cell(run[PER_ITERATION_METRICS[m]][u]) : '') + '\n');
         if (rows.length >= ROWS_PER_CHUNK) flush();
       }
     }

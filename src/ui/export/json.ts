@@ -1,6 +1,6 @@
 import type { BackendReport } from '../../exec/tensor/backend';
 import { buildResult, type ExperimentResult } from '../../core/run/result';
-import type { RunSeries } from '../../core/run/series';
+import { truncateSeries } from '../../core/run/series';
 import { executorTag, resultsHash, type ResultsHash } from '../../core/metrics/results-hash';
 import { DEFAULT_VIEW } from '../../core/config/view';
 import { jIsEstimate } from '../charts/axis';
@@ -41,34 +41,12 @@ export interface PageResult extends ExperimentResult {
   resultsHash: ResultsHash;
 }
 
-/** A copy of a run's series with every value the page has not computed (past `upTo`) set to NaN. */
-function truncated(s: RunSeries, upTo: number): RunSeries {
-  const cut = (a: Float64Array, keep: number) => {
-    const c = new Float64Array(a.length).fill(NaN);
-    c.set(a.subarray(0, Math.max(0, Math.min(keep, a.length))));
-    return c;
-  };
-  return {
-    algoIndex: s.algoIndex,
-    seedIndex: s.seedIndex,
-    J: cut(s.J, upTo + 1),
-    entropy: cut(s.entropy, upTo + 1),
-    optimalTokenProb: s.optimalTokenProb.map((p) => cut(p, upTo + 1)),
-    kl: cut(s.kl, upTo),
-    clipFraction: cut(s.clipFraction, upTo),
-    zeroVarianceGroups: cut(s.zeroVarianceGroups, upTo),
-    gradNorm: cut(s.gradNorm, upTo),
-    wallMs: cut(s.wallMs, upTo),
-    diverged: s.diverged !== null && s.diverged <= upTo ? s.diverged : null,
-  };
-}
-
 /** The result object (see the file comment); `JSON.stringify` it to save. */
 export function pageResult(plan: Plan, live: Live, meta: PageResultMeta): PageResult {
   const { exp, choice } = plan;
   const upTo = Math.max(0, Math.min(Math.floor(live.iteration), exp.iterations));
   const complete = upTo >= exp.iterations;
-  const series = complete ? live.runs : live.runs.map((s) => truncated(s, upTo));
+  const series = complete ? live.runs : live.runs.map((s) => truncateSeries(s, upTo));
   const tensor = choice.executor === 'tensor';
   const backend = tensor ? (meta.backend?.backend ?? null) : null;
   const result = buildResult(exp, plan.Jstar, series, {
