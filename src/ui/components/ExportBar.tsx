@@ -2,6 +2,7 @@ import { useApp } from '../store';
 import { resultsCsvChunks } from '../export/csv';
 import { resultsJson } from '../export/json';
 import { download, MIME, resultsFileName } from '../export/download';
+import { STORED_POINTS, storageStride } from '../../core/run/series';
 import './export.css';
 
 /** Why the results cannot be exported yet, or null. */
@@ -31,6 +32,11 @@ export function ExportBar() {
   const total = useApp((s) => s.total);
   const why = blocked(hasLive, iteration);
   const partial = why === null && iteration < total ? ` (iterations 0–${iteration} of ${total} so far)` : '';
+  const every = storageStride(total);
+  const thinned =
+    every > 1
+      ? `J at every iteration; the other metrics at every ${every}th and the last (the page keeps at most ${STORED_POINTS.toLocaleString('en-US')} per run; the CLI, run --link, gives every iteration)`
+      : null;
   return (
     <div className="export-bar" role="group" aria-label="Export results">
       <button type="button" data-testid="export-csv" disabled={why !== null} onClick={() => exportResults('csv')}
@@ -41,6 +47,11 @@ export function ExportBar() {
         aria-label="Export the results as JSON" title={why ?? `The result JSON the CLI prints, with the config and the results hash${partial}`}>
         Export JSON
       </button>
+      {thinned && (
+        <span className="export-note" data-testid="export-note">
+          {thinned}
+        </span>
+      )}
     </div>
   );
 }
