@@ -1,14 +1,16 @@
-// npm run bench — wall time of the CPU executor on the default experiment (9 algorithms ×
-// 16 seeds × 200 iterations, sampled, lock, G = 8) and at 256 seeds, one thread and all threads;
-// the straightforward baseline against it (bench/baseline-rows.ts); then the tensor executor on
-// the Node tfjs backends (bench/tensor.ts).
+// npm run bench [-- SECTION…] — sections (all of them, in this order, when none is named):
+//   cpu       wall time of the CPU executor on the default experiment (9 algorithms × 16 seeds ×
+//             200 iterations, sampled, lock, G = 8) and at 256 seeds, one thread and all threads
+//   baseline  the straightforward baseline against it (bench/baseline-rows.ts)
+//   tensor    the tensor executor on the Node tfjs backends (bench/tensor.ts)
+//   scaling   cost per iteration against turns, tokens per turn, vocab, G and seeds, both executors (bench/scaling.ts)
+//   memory    heap (and tf.memory()) over a 10,000-iteration run, both executors (bench/memory.ts)
+// e.g. `npm run bench -- scaling`, `npm run bench -- cpu tensor`; an unknown name exits 2.
 import { availableParallelism } from 'node:os';
 import { DEFAULT_CONFIG } from '../src/core/config/defaults';
 import { resolveConfig } from '../src/core/config/resolve';
 import { inThisThread, runOnCpu } from '../src/exec/cpu/run-experiment';
 import { nodeThreadLauncher } from '../src/exec/cpu/node-pool';
-import { printTensorRows, tensorRow, type TensorRow } from './tensor';
-import { baselineRows, printBaselineRows } from './baseline-rows';
 
 const workerUrl = new URL('./cpu-worker.js', import.meta.url);
 const all = availableParallelism();
@@ -35,29 +37,73 @@ async function time(name: string, config: Record<string, unknown>, threads: numb
   return { name, threads, runs: exp.algorithms.length * exp.seeds, seconds: times[Math.floor(reps / 2)] };
 }
 
-const rows: Row[] = [];
-const iterations = DEFAULT_CONFIG.iterations;
-for (const seeds of [16, 256]) {
-  const config = { ...DEFAULT_CONFIG, seeds };
-  for (const threads of [...new Set([1, all])]) rows.push(await time(`default, ${seeds} seeds`, config, threads));
-}
-const exact = { ...DEFAULT_CONFIG, mode: 'exact', seeds: 1 };
-rows.push(await time('default in exact mode, 1 seed', exact, 1));
+async function cpuSection(): Promise<void> {
+  const rows: Row[] = [];
+  const iterations = DEFAULT_CONFIG.iterations;
+  for (const seeds of [16, 256]) {
+    const config = { ...DEFAULT_CONFIG, seeds };
+    for (const threads of [...new Set([1, all])]) rows.push(await time(`default, ${seeds} seeds`, config, threads));
+  }
+  const exact = { ...DEFAULT_CONFIG, mode: 'exact', seeds: 1 };
+  rows.push(await time('default in exact mode, 1 seed', exact, 1));
 
-console.log(`CPU executor, ${all} hardware threads, median of 3 after a warm-up, ${iterations} iterations per run\n`);
-console.log('experiment                        threads   runs   wall s   ms/iteration   µs/run-iteration');
-for (const r of rows)
-  console.log(
-    `${r.name.padEnd(34)}${String(r.threads).padStart(7)}${String(r.runs).padStart(7)}${r.seconds.toFixed(3).padStart(9)}${((r.seconds * 1000) / iterations).toFixed(3).padStart(15)}${((r.seconds * 1e6) / iterations / r.runs).toFixed(2).padStart(19)}`,
-  );
+  console.log(`CPU executor, ${all} hardware threads, median of 3 after a warm-up, ${iterations} iterations per run\n`);
+  console.log('experiment                        threads   runs   wall s   ms/iteration   µs/run-iteration');
+  for (const r of rows)
+    console.log(
+      `${r.name.padEnd(34)}${String(r.threads).padStart(7)}${String(r.runs).padStart(7)}${r.seconds.toFixed(3).padStart(9)}${((r.seconds * 1000) / iterations).toFixed(3).padStart(15)}${((r.seconds * 1e6) / iterations / r.runs).toFixed(2).padStart(19)}`,
+    );
+}
 
 // the straightforward baseline (bench/baseline/: one run at a time, plain arrays, one thread) against the CPU executor
-console.log('');
-printBaselineRows(await baselineRows({ workerUrl }));
+async function baselineSection(): Promise<void> {
+  const { baselineRows, printBaselineRows } = await import('./baseline-rows');
+  console.log('');
+  printBaselineRows(await baselineRows({ workerUrl }));
+}
 
-const tensorRows: TensorRow[] = [];
-for (const backend of ['wasm', 'cpu'] as const)
-  for (const seeds of [16, 256])
-    for (const [name, policy] of [['tabular', { kind: 'tabular' }], ['mlp [32] tanh', { kind: 'mlp' }]] as const)
-      tensorRows.push(await tensorRow(backend, { ...DEFAULT_CONFIG, seeds, policy }, name, seeds > 16 ? 2 : 5));
-printTensorRows(tensorRows);
+async function tensorSection(): Promise<void> {
+  const { printTensorRows, tensorRow } = await import('./tensor');
+  const tensorRows: Awaited<ReturnType<typeof tensorRow>>[] = [];
+  for (const backend of ['wasm', 'cpu'] as const)
+    for (const seeds of [16, 256])
+      for (const [name, policy] of [['tabular', { kind: 'tabular' }], ['mlp [32] tanh', { kind: 'mlp' }]] as const)
+        tensorRows.push(await tensorRow(backend, { ...DEFAULT_CONFIG, seeds, policy }, name, seeds > 16 ? 2 : 5));
+  printTensorRows(tensorRows);
+}
+
+async function scalingSection(): Promise<void> {
+  const { scalingRows, printScalingRows } = await import('./scaling');
+  const t0 = performance.now();
+  const rows = await scalingRows({
+    backend: 'wasm',
+    onRow: process.stderr.isTTY ? (r) => process.stderr.write(`  scaling: ${r.factor} = ${r.value} done\n`) : undefined,
+  });
+  printScalingRows(rows, { backend: 'wasm', seconds: (performance.now() - t0) / 1000 });
+}
+
+// imported only when asked for: it sets V8 flags (--expose-gc) as it loads
+async function memorySection(): Promise<void> {
+  const { memoryRows } = await import('./memory');
+  await memoryRows();
+}
+
+const SECTIONS: Record<string, () => Promise<void>> = {
+  cpu: cpuSection,
+  baseline: baselineSection,
+  tensor: tensorSection,
+  scaling: scalingSection,
+  memory: memorySection,
+};
+
+const asked = process.argv.slice(2);
+const unknown = asked.filter((s) => !Object.hasOwn(SECTIONS, s));
+if (unknown.length) {
+  console.error(`bench: unknown section${unknown.length > 1 ? 's' : ''} ${unknown.map((s) => `"${s}"`).join(', ')}; valid sections: ${Object.keys(SECTIONS).join(', ')} (none: all of them)`);
+  process.exit(2);
+}
+const chosen = asked.length ? Object.keys(SECTIONS).filter((s) => asked.includes(s)) : Object.keys(SECTIONS);
+for (const [i, name] of chosen.entries()) {
+  if (i > 0) console.log('');
+  await SECTIONS[name]!();
+}
