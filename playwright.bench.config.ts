@@ -7,5 +7,11 @@ export default defineConfig({
   timeout: 1_500_000,
   reporter: 'list',
   use: { baseURL: 'http://localhost:4174', video: 'off', launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--enable-unsafe-webgpu'] } },
-  webServer: { command: 'npx vite preview --port 4174 --strictPort', url: 'http://localhost:4174', reuseExistingServer: false, timeout: 60_000 },
+  // BENCH_DIST: serve another build than dist-web (e.g. to compare two builds)
+  webServer: {
+    command: `npx vite preview --port 4174 --strictPort${process.env.BENCH_DIST ? ` --outDir ${process.env.BENCH_DIST}` : ''}`,
+    url: 'http://localhost:4174',
+    reuseExistingServer: false,
+    timeout: 60_000,
+  },
 });

@@ -5,7 +5,7 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   plugins: [react()],
   worker: { format: 'es' },
-  // One app chunk of ~700 kB (~210 kB gzip), most of it recharts: fine for a single-page tool.
+  // One app chunk of ~450 kB (React, zod, the engine): fine for a single-page tool.
   // tfjs (all four backends, ~1.8 MB) lives only in the tensor worker's chunk, loaded on the first
   // tensor-executor run; its three .wasm binaries are emitted as assets (register-browser.ts).
   build: { outDir: 'dist-web', emptyOutDir: true, chunkSizeWarningLimit: 900 },

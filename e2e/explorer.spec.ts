@@ -16,7 +16,7 @@ test('the default comparison: one line per algorithm, a row per algorithm, capti
   await runToEnd(page, 200);
   const chart = page.getByTestId('chart-return');
   await expect(chart).toHaveAttribute('data-lines', String(ALGORITHMS));
-  await expect(chart.locator('.recharts-line')).toHaveCount(ALGORITHMS);
+  await expect(chart.locator('.plot-line')).toHaveCount(ALGORITHMS);
   const rows = page.getByTestId('summary-table').locator('tbody tr[data-algorithm]');
   await expect(rows).toHaveCount(ALGORITHMS);
   const j = await finalJ(page);

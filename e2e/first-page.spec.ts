@@ -35,7 +35,7 @@ test('the default experiment runs in Web Workers, streams the chart, and fills t
       const bar = document.querySelector('[data-testid="progress"]');
       const now = Number(bar?.getAttribute('aria-valuenow'));
       const max = Number(bar?.getAttribute('aria-valuemax'));
-      const drawn = [...document.querySelectorAll('[data-testid="chart-return"] .recharts-line path.recharts-line-curve')]
+      const drawn = [...document.querySelectorAll('[data-testid="chart-return"] .plot-line path.plot-line-curve')]
         .some((p) => (p.getAttribute('d') ?? '').length > 0);
       if (drawn && now < max) window.__sawPartialChart = true;
     };
@@ -50,9 +50,9 @@ test('the default experiment runs in Web Workers, streams the chart, and fills t
   console.log(`run took ${((Date.now() - t0) / 1000).toFixed(2)} s in the browser`);
 
   const chart = page.getByTestId('chart-return');
-  await expect(chart.locator('.recharts-line')).toHaveCount(ALGORITHMS);
-  await expect(chart.locator('.recharts-line path.recharts-line-curve')).toHaveCount(ALGORITHMS);
-  await expect(chart.locator('.recharts-reference-line')).toHaveCount(1);
+  await expect(chart.locator('.plot-line')).toHaveCount(ALGORITHMS);
+  await expect(chart.locator('.plot-line path.plot-line-curve')).toHaveCount(ALGORITHMS);
+  await expect(chart.locator('.plot-reference-line')).toHaveCount(1);
 
   const rows = page.getByTestId('summary-table').locator('tbody tr[data-algorithm]');
   await expect(rows).toHaveCount(ALGORITHMS);

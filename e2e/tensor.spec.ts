@@ -31,7 +31,7 @@ test('exact tabular runs on the tensor executor (webgpu, then webgl) match the C
     await expect(page.getByTestId('backend-why')).toContainText(`asked for ${backend}`);
     await expect(page.getByTestId('backend-why')).toContainText(`using ${backend}`);
     if (backend === 'webgpu') await expect(page.getByTestId('backend-label')).toContainText('swiftshader (software fallback)');
-    await expect(page.getByTestId('chart-return').locator('.recharts-line path.recharts-line-curve')).toHaveCount(ALGORITHMS);
+    await expect(page.getByTestId('chart-return').locator('.plot-line path.plot-line-curve')).toHaveCount(ALGORITHMS);
     await expect(page.getByTestId('summary-note')).toContainText(`on the tensor executor (tfjs ${backend})`);
     const tensor = await finalJ(page);
     for (const [id, j] of Object.entries(cpu)) {

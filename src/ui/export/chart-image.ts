@@ -1,6 +1,6 @@
 // A chart card as a standalone SVG (and a PNG drawn from it), read from the page when asked.
 //
-// The cards are a mix of HTML and graphics: recharts draws SVG (return, gap, metric), the seed
+// The cards are a mix of HTML and graphics: the line charts are SVG (return, gap, metric), the seed
 // multiples are small SVGs laid out in an HTML grid with HTML tick labels, and the turn heatmaps
 // are canvases (one pixel per cell) with HTML labels. So the export is a snapshot of the card's
 // layout: every inline SVG is cloned in place with the computed styles that matter inlined (CSS
@@ -66,7 +66,7 @@ function skipped(e: Element): boolean {
   const tag = e.tagName.toLowerCase();
   if (tag === 'select' || tag === 'button' || tag === 'input' || tag === 'textarea' || tag === 'script' || tag === 'style' || tag === 'template') return true;
   if (tag === 'label' && e.querySelector('select, input, textarea')) return true;
-  return e.classList.contains('recharts-tooltip-wrapper') || e.classList.contains('chart-tooltip');
+  return e.classList.contains('plot-tip') || e.classList.contains('chart-tooltip');
 }
 
 // ---------------------------------------------------------------------------------------------

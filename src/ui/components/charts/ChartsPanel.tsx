@@ -34,11 +34,7 @@ function AxisPicker() {
 /** Charts of the panel, in the order they are mounted. */
 const CHARTS = 4;
 
-/**
- * Mounts the charts one per task, as soon as there is a plan (before any run): mounting them
- * all in one task, or during a run, blocks the page for longer than 50 ms (recharts builds
- * every axis and series on mount); later redraws are cheaper.
- */
+/** Mounts the charts one per task, as soon as there is a plan (before any run), so that no single task builds them all. */
 function useStaggeredMount(active: boolean): number {
   const [mounted, setMounted] = useState(0);
   useEffect(() => {

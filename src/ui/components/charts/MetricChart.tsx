@@ -1,11 +1,14 @@
-import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
-import { AXIS_TITLES, effectiveAxis, METRIC_LABELS, metricSeries } from '../../charts/derive';
+import { memo } from 'react';
+import { AXIS_TITLES, effectiveAxis, METRIC_LABELS, metricSeries, type MetricPoint } from '../../charts/derive';
 import { METRICS, type MetricName } from '../../live';
 import { setMetric, useApp } from '../../store';
 import { ChartExport } from './ChartExport';
-import { AlgorithmLegend, CHART_MARGIN, fmt3, fmtX, idClass, SeriesTooltip, useDerived, SLOTS } from './common';
+import { AlgorithmLegend, fmt3, fmtX, idClass, seriesTip, useDerived, SLOTS } from './common';
+import { Lines, Plot } from './Plot';
+import { niceTicks, xExtent, zeroBasedDomain } from './plot-geometry';
 
 const HEIGHT = 280;
+const value = (p: MetricPoint) => p.value;
 
 const NOTES: Record<MetricName, string> = {
   entropy: "Mean per-token entropy (nats) along the policy's trajectories, at each iteration.",
@@ -15,16 +18,24 @@ const NOTES: Record<MetricName, string> = {
   gradNorm: 'Norm of the policy gradient in each iteration.',
 };
 
+function maxValue(series: readonly { points: readonly MetricPoint[] }[]): number {
+  let max = -Infinity;
+  for (const s of series) for (const p of s.points) if (p.value !== null && p.value > max) max = p.value;
+  return max;
+}
+
 /** A training diagnostic per algorithm, picked from METRICS. */
-export function MetricChart() {
+export const MetricChart = memo(function MetricChart() {
   const plan = useApp((s) => s.plan);
   const xAxis = useApp((s) => s.xAxis);
   const metric = useApp((s) => s.metric);
-  const series = useDerived((p, l, x) => metricSeries(p, l, metric, x), [metric], SLOTS.metric);
+  const series = useDerived((p, l, x) => metricSeries(p, l, metric, x).map((a) => ({ ...a, className: idClass(a.id) })), [metric], SLOTS.metric);
   if (!plan) return null;
   const axis = effectiveAxis(plan.exp, xAxis);
   const xTitle = AXIS_TITLES[axis];
   const share = metric === 'clipFraction' || metric === 'zeroVarianceGroups';
+  const x = { domain: xExtent(series, 0), format: fmtX, title: xTitle };
+  const y = share ? { domain: [0, 1] as [number, number], ticks: niceTicks(0, 1, 4) } : zeroBasedDomain(maxValue(series), 4);
   return (
     <figure className="card chart chart-metric" data-testid="chart-metric" data-metric={metric} data-lines={series.length}
       aria-label={`${METRIC_LABELS[metric]} of ${series.map((a) => a.label).join(', ')} against ${xTitle}`}>
@@ -43,19 +54,10 @@ export function MetricChart() {
         <ChartExport chart="metric" />
         <p className="muted">{NOTES[metric]}</p>
       </figcaption>
-      <LineChart responsive style={{ width: '100%', height: HEIGHT }} margin={CHART_MARGIN}>
-        <CartesianGrid strokeDasharray="3 3" />
-        <XAxis dataKey="x" type="number" domain={[0, 'dataMax']} tickFormatter={fmtX} allowDecimals={false}
-          label={{ value: xTitle, position: 'insideBottom', offset: -12 }} />
-        <YAxis type="number" domain={share ? [0, 1] : [0, 'auto']} allowDataOverflow={share} tickFormatter={(v: number) => fmt3(v)}
-          width={64} />
-        {series.map((a) => (
-          <Line key={a.id} data={a.points} dataKey="value" name={a.label} type="linear" stroke={a.color} strokeWidth={2} dot={false}
-            isAnimationActive={false} className={idClass(a.id)} data-algorithm={a.id} />
-        ))}
-        <Tooltip isAnimationActive={false} content={(p) => <SeriesTooltip {...p} axis={axis} valueKey="value" />} />
-      </LineChart>
+      <Plot height={HEIGHT} x={x} y={{ ...y, format: fmt3, width: 64 }} tip={seriesTip(series, value, axis)}>
+        {(f) => <Lines f={f} series={series} value={value} />}
+      </Plot>
       <AlgorithmLegend algorithms={series} />
     </figure>
   );
-}
+});

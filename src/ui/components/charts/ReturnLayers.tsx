@@ -1,46 +1,20 @@
-import { DefaultZIndexes, useXAxisScale, useYAxisScale, ZIndexLayer } from 'recharts';
-import type { ReturnSeries, SeriesPoint, ViolationMarker } from '../../charts/derive';
+import type { ReturnSeries, ViolationMarker } from '../../charts/derive';
 import { idClass } from './common';
+import type { Frame } from './Plot';
+import { bandPath } from './plot-geometry';
 
-// The 95% bands and the violation markers of the return chart, drawn straight from the chart's
-// scales: one <path> per band and one small <g> per marker, instead of an Area and a Scatter per
-// algorithm (each a registered recharts item re-selected on every streamed frame).
+// The 95% bands and the violation markers of the return chart: one <path> per band and one small
+// <g> per marker, drawn from the plot's scales.
 
-type Scale = (v: unknown) => number | undefined;
 type Algorithms = ReturnSeries['algorithms'];
 
-/** Closed outline of [lo, hi] over each run of points with data (clamped to the y domain). */
-function bandPath(points: SeriesPoint[], x: Scale, y: Scale, [d0, d1]: [number, number]): string {
-  const clamp = (v: number) => Math.min(d1, Math.max(d0, v));
-  let d = '';
-  let run: { px: number; top: number; bottom: number }[] = [];
-  const flush = () => {
-    if (run.length > 1) {
-      d += `M${run.map((p) => `${p.px.toFixed(1)},${p.top.toFixed(1)}`).join('L')}`;
-      d += `L${run.reverse().map((p) => `${p.px.toFixed(1)},${p.bottom.toFixed(1)}`).join('L')}Z`;
-    }
-    run = [];
-  };
-  for (const p of points) {
-    const px = x(p.x), top = p.band ? y(clamp(p.band[1])) : undefined, bottom = p.band ? y(clamp(p.band[0])) : undefined;
-    if (px === undefined || top === undefined || bottom === undefined) flush();
-    else run.push({ px, top, bottom });
-  }
-  flush();
-  return d;
-}
-
-export function Bands({ algorithms, domain }: { algorithms: Algorithms; domain: [number, number] }) {
-  const x = useXAxisScale(), y = useYAxisScale();
-  if (!x || !y) return null;
+export function Bands({ f, algorithms }: { f: Frame; algorithms: Algorithms }) {
   return (
-    <ZIndexLayer zIndex={DefaultZIndexes.area}>
-      <g className="bands">
-        {algorithms.map((a) => (
-          <path key={a.id} className={`band ${idClass(a.id)}`} d={bandPath(a.points, x, y, domain)} fill={a.color} fillOpacity={0.15} stroke="none" />
-        ))}
-      </g>
-    </ZIndexLayer>
+    <g className="bands">
+      {algorithms.map((a) => (
+        <path key={a.id} className={`band ${idClass(a.id)}`} d={bandPath(a.points, f.x, f.y)} fill={a.color} fillOpacity={0.15} stroke="none" />
+      ))}
+    </g>
   );
 }
 
@@ -50,25 +24,20 @@ function title(label: string, seeds: number, m: ViolationMarker): string {
 }
 
 /** A small triangle at the mean where some seed's J dropped, more opaque the more seeds dropped; its title gives the count. */
-export function Markers({ algorithms, seeds }: { algorithms: Algorithms; seeds: number }) {
-  const x = useXAxisScale(), y = useYAxisScale();
-  if (!x || !y) return null;
+export function Markers({ f, algorithms, seeds }: { f: Frame; algorithms: Algorithms; seeds: number }) {
   return (
-    <ZIndexLayer zIndex={DefaultZIndexes.scatter}>
-      <g className="violations">
-        {algorithms.flatMap((a) =>
-          a.markers.map((m) => {
-            const cx = x(m.x), cy = y(m.y);
-            if (cx === undefined || cy === undefined) return null;
-            return (
-              <g key={`${a.id}-${m.k}`} className={`violation ${idClass(a.id)}`} data-seeds={m.seeds} opacity={0.35 + (0.65 * m.seeds) / Math.max(1, seeds)}>
-                <title>{title(a.label, seeds, m)}</title>
-                <path d={`M${cx.toFixed(1)},${(cy - 4.5).toFixed(1)}l4,7h-8z`} fill={a.color} />
-              </g>
-            );
-          }),
-        )}
-      </g>
-    </ZIndexLayer>
+    <g className="violations">
+      {algorithms.flatMap((a) =>
+        a.markers.map((m) => {
+          const cx = f.x(m.x), cy = f.y(m.y);
+          return (
+            <g key={`${a.id}-${m.k}`} className={`violation ${idClass(a.id)}`} data-seeds={m.seeds} opacity={0.35 + (0.65 * m.seeds) / Math.max(1, seeds)}>
+              <title>{title(a.label, seeds, m)}</title>
+              <path d={`M${cx.toFixed(1)},${(cy - 4.5).toFixed(1)}l4,7h-8z`} fill={a.color} />
+            </g>
+          );
+        }),
+      )}
+    </g>
   );
 }

@@ -4,8 +4,7 @@ import { useApp } from '../../store';
 import { ChartExport } from './ChartExport';
 import { fmtX, fmtY, idClass, useDerived, SLOTS } from './common';
 
-// Small multiples as plain SVG: up to 32 seeds × 9 algorithms would be ~300 recharts Lines, each a
-// registered chart item; a path per seed costs nothing next to that.
+// Small multiples as plain SVG: one path per seed (up to 32 seeds × 9 algorithms).
 
 const MAX_SEEDS = 32;
 const MAX_POINTS = 120;
@@ -64,7 +63,7 @@ const Multiple = memo(function Multiple({ s, Jstar, domain }: { s: SeedLines; Js
 });
 
 /** One small chart per algorithm: its seeds, faint, behind their bold mean. */
-export function SeedMultiples() {
+export const SeedMultiples = memo(function SeedMultiples() {
   const plan = useApp((s) => s.plan);
   const xAxis = useApp((s) => s.xAxis);
   const all = useDerived((p, l, x) => (p ? p.algorithms.map((_, a) => seedLines(p, l, a, x, MAX_SEEDS, MAX_POINTS)!) : []), [], SLOTS.seeds);
@@ -86,4 +85,4 @@ export function SeedMultiples() {
       </div>
     </section>
   );
-}
+});

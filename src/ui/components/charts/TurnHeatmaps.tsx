@@ -86,7 +86,7 @@ const Heatmap = memo(function Heatmap({ h }: { h: TurnHeatmap }) {
 });
 
 /** Per algorithm: P(optimal token on the optimal path) per turn over iterations; reverse-order credit shows as rows lighting up from the last turn. */
-export function TurnHeatmaps() {
+export const TurnHeatmaps = memo(function TurnHeatmaps() {
   const turnStep = useApp((s) => s.turnStep);
   const maps = useDerived((p, l) => (p ? p.algorithms.map((_, a) => turnHeatmap(p, l, a, COLUMNS, turnStep)!) : []), [turnStep], SLOTS.heatmap);
   if (maps.length === 0) return null;
@@ -114,4 +114,4 @@ export function TurnHeatmaps() {
       </div>
     </section>
   );
-}
+});

@@ -1,8 +1,9 @@
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
-import type { TooltipContentProps } from 'recharts';
 import { useApp } from '../../store';
 import type { Live, XAxis } from '../../live';
 import type { Plan } from '../../plan';
+import type { Tip } from './Plot';
+import { nearestIndex } from './plot-geometry';
 
 // What every chart reads from the store. `live` is mutated in place, so derived data is keyed on a
 // version. The store bumps `version` up to once per frame while results stream; redrawing every
@@ -19,18 +20,25 @@ const FRAME_MS = 100;
 export const SLOTS = { return: 0, gap: 1, metric: 2, seeds: 3, heatmap: 4 } as const;
 const SLOT_MS = 12;
 const slotCount = Object.keys(SLOTS).length;
-const shown = new Array<number>(slotCount).fill(useApp.getState()?.version ?? 0);
+/** What a chart draws: `live` and its version as of the chart's last redraw (a new run's `live` also waits for its slot). */
+interface Shown {
+  version: number;
+  live: Live | null;
+}
+const initial: Shown = { version: useApp.getState()?.version ?? 0, live: useApp.getState()?.live ?? null };
+const shown = new Array<Shown>(slotCount).fill(initial);
 let lastPublish = -Infinity;
 let timer: ReturnType<typeof setTimeout> | null = null;
 const listeners = Array.from({ length: slotCount }, () => new Set<() => void>());
 
 function publish(): void {
   timer = null;
-  const v = useApp.getState().version;
+  const { version, live } = useApp.getState();
+  const next = { version, live };
   lastPublish = performance.now();
   for (let k = 0; k < slotCount; k++)
     setTimeout(() => {
-      shown[k] = v;
+      shown[k] = next;
       listeners[k].forEach((l) => l());
     }, k * SLOT_MS);
 }
@@ -42,8 +50,8 @@ useApp.subscribe((s, prev) => {
   else timer = setTimeout(publish, wait);
 });
 
-/** The store's `version`, throttled to one change per FRAME_MS, for the chart in `slot`. */
-export function useChartVersion(slot = 0): number {
+/** The store's `version` and `live`, throttled to one change per FRAME_MS, for the chart in `slot`. */
+function useShown(slot: number): Shown {
   const subscribe = useCallback((l: () => void) => {
     listeners[slot].add(l);
     return () => {
@@ -55,8 +63,7 @@ export function useChartVersion(slot = 0): number {
 
 export function useDerived<T>(derive: (plan: Plan | null, live: Live | null, xAxis: XAxis) => T, extra: readonly unknown[] = [], slot = 0): T {
   const plan = useApp((s) => s.plan);
-  const live = useApp((s) => s.live);
-  const version = useChartVersion(slot);
+  const { version, live } = useShown(slot);
   const xAxis = useApp((s) => s.xAxis);
   // version stands for the mutated `live`; extra are the caller's own inputs
   return useMemo(() => derive(plan, live, xAxis), [plan, live, version, xAxis, ...extra]);
@@ -73,34 +80,61 @@ export const fmt3 = (v: unknown) => (typeof v === 'number' && Number.isFinite(v)
 /** A class name made of an algorithm id (ids are free text). */
 export const idClass = (id: string) => `algo-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
-export const CHART_MARGIN = { top: 12, right: 24, bottom: 20, left: 4 };
-
 const X_UNITS: Record<XAxis, string> = { iterations: 'iterations', steps: 'steps', rollouts: 'rollouts' };
 
-/** Tooltip listing each line under the pointer (bands and markers left out), with the seeds it averages. */
-export function SeriesTooltip(props: TooltipContentProps & { axis: XAxis; valueKey: string }) {
-  const { active, payload, axis, valueKey } = props;
-  const rows = (payload ?? []).filter((p) => p.dataKey === valueKey);
-  if (!active || rows.length === 0) return null;
-  const first = rows[0].payload as { x?: number } | undefined;
+interface TipPoint {
+  x: number;
+  k: number;
+  n: number;
+}
+
+interface TipRow {
+  id: string;
+  label: string;
+  color: string;
+  point: TipPoint;
+  value: number;
+}
+
+/** Tooltip listing each line's point nearest the pointer, with the seeds it averages. */
+function SeriesTooltip({ axis, x, rows }: { axis: XAxis; x: number; rows: TipRow[] }) {
   return (
     <div className="chart-tooltip">
-      <div className="chart-tooltip-head">{axis === 'iterations' ? `iteration ${fmtX(first?.x)}` : `${fmtX(first?.x)} ${X_UNITS[axis]}`}</div>
-      {rows.map((p, i) => {
-        const row = p.payload as Record<string, unknown> & { n?: number; k?: number };
-        const extra = [axis !== 'iterations' && row.k !== undefined ? `iteration ${row.k}` : '', typeof row.n === 'number' ? `n = ${row.n}` : '']
-          .filter(Boolean)
-          .join(', ');
+      <div className="chart-tooltip-head">{axis === 'iterations' ? `iteration ${fmtX(x)}` : `${fmtX(x)} ${X_UNITS[axis]}`}</div>
+      {rows.map(({ id, label, color, point, value }) => {
+        const extra = [axis !== 'iterations' ? `iteration ${point.k}` : '', `n = ${point.n}`].filter(Boolean).join(', ');
         return (
-          <div key={i} className="chart-tooltip-row">
-            <span className="swatch" style={{ background: p.color ?? p.stroke }} />
-            {String(p.name)}: {fmt3(row[valueKey])}
-            {extra ? <span className="muted-inline"> ({extra})</span> : null}
+          <div key={id} className="chart-tooltip-row">
+            <span className="swatch" style={{ background: color }} />
+            {label}: {fmt3(value)}
+            <span className="muted-inline"> ({extra})</span>
           </div>
         );
       })}
     </div>
   );
+}
+
+/** The tooltip of the plot: per series its point nearest the pointer's x (on the steps axis they differ). */
+export function seriesTip<P extends TipPoint>(
+  series: readonly { id: string; label: string; color: string; points: readonly P[] }[],
+  value: (p: P) => number | null,
+  axis: XAxis,
+): Tip {
+  return (x) => {
+    const rows: TipRow[] = [];
+    let snap = NaN;
+    for (const s of series) {
+      const point = s.points[nearestIndex(s.points, x)];
+      const v = point ? value(point) : null;
+      if (!point || v === null || !Number.isFinite(v)) continue;
+      rows.push({ id: s.id, label: s.label, color: s.color, point, value: v });
+      if (!(Math.abs(point.x - x) >= Math.abs(snap - x))) snap = point.x;
+    }
+    if (rows.length === 0) return null;
+    const dots = rows.filter((r) => r.point.x === snap).map((r) => ({ y: r.value, color: r.color }));
+    return { x: snap, dots, content: <SeriesTooltip axis={axis} x={snap} rows={rows} /> };
+  };
 }
 
 /** An HTML legend (readable in both themes): one swatch per algorithm. */
