@@ -1,7 +1,10 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { Experiment } from '../../core/config/resolve';
 import type { RunSpec } from '../../core/run/partition';
-import type { DeviceRuns } from './device-iteration';
+import { ADAM } from '../cpu/optimizer';
+import { dropForward, type DeviceRuns } from './device-iteration';
+import { makeStepScratch } from './step-arrays';
+import type { Bounds } from './update';
 import { initialMlp, mlpParamShapes, mlpPolicy, tabularPolicy, type MlpShape } from './policy';
 
 /** The shared MLP of the experiment's policy over `width` inputs. */
@@ -28,30 +31,41 @@ export function makeDeviceRuns(exp: Experiment, specs: RunSpec[], init: { table:
     const perSeed = specs.map((s) => initialMlp(init.shape, exp.seed, s.seedIndex, exp.policy.initScale));
     params = mlpParamShapes(init.shape).map(([a, b], i) => {
       const flat = new Float32Array(R * a * b);
-      perSeed.forEach((w, r) => flat.set(w[i], r * a * b));
+      perSeed.forEach((w, r) => {
+        if (i > 0) flat.set(w[i], r * a * b);
+        else for (let o = 0; o < a; o++) for (let j = 0; j < b; j++) flat[r * a * b + o * b + j] = w[0][j * a + o]; // W1 [in, out] → W1ᵀ
+      });
       return tf.tensor3d(flat, [R, a, b]);
     });
   }
   const tabular = 'table' in init;
   const adam = exp.optimizer.kind === 'adam';
-  const algo = (s: RunSpec) => exp.algorithms[s.algoIndex];
-  const eps = clipsOf(exp, specs);
-  const mClip = specs.map((s) => algo(s).mClip);
+  const vocabOnes = tf.getBackend() === 'cpu'; // the cpu backend broadcasts slowly: spread over the vocabulary by matMul
   return {
     policy: tabular ? tabularPolicy : mlpPolicy(init.shape),
     params,
     opt: { kind: exp.optimizer.kind, lr: exp.optimizer.lr, m: adam ? params.map((p) => tf.zerosLike(p)) : [], v: adam ? params.map((p) => tf.zerosLike(p)) : [] },
     consts: {
-      lo: tf.tensor3d(eps.map((e) => 1 - e), [R, 1, 1]),
-      hi: tf.tensor3d(eps.map((e) => 1 + e), [R, 1, 1]),
-      eps: tf.tensor3d(eps, [R, 1, 1]),
-      mLo: tf.tensor2d(mClip.map((c) => (c === null ? 0 : 1 - c)), [R, 1]),
-      mHi: tf.tensor2d(mClip.map((c) => (c === null ? 3.4e38 : 1 + c)), [R, 1]),
-      turnOfNode: tabular ? tf.tensor1d(init.turnOfNode, 'int32') : null,
+      eps: null,
+      mClip: null,
+      onesRow: vocabOnes ? tf.ones([1, V]) : null,
+      onesVV: vocabOnes ? tf.ones([V, V]) : null,
+      adamEps: adam ? tf.scalar(ADAM.eps) : null,
+      ones: new Map(),
+      eye: new Map(),
       T: exp.env.turns,
     },
+    V,
     adamCounts: adam ? specs.map(() => new Int32Array(tabular ? exp.env.turns : 1)) : null,
     perTurnAdam: tabular,
+    eps: clipsOf(exp, specs),
+    mClip: specs.map((s) => exp.algorithms[s.algoIndex].mClip),
+    algos: specs.map((s) => exp.algorithms[s.algoIndex]),
+    layout: null,
+    scratch: makeStepScratch(),
+    turnOfNode: tabular && adam ? tf.tensor1d(init.turnOfNode, 'int32') : null,
+    atParams: null,
+    cachedIndex: null,
   };
 }
 
@@ -62,17 +76,38 @@ function clipsOf(exp: Experiment, specs: RunSpec[]): number[] {
 
 /** Re-read the learning rate and clips from `exp` (changed while the experiment runs). */
 export function refreshHyper(d: DeviceRuns, exp: Experiment, specs: RunSpec[]): void {
-  const eps = clipsOf(exp, specs);
-  const R = specs.length;
-  tf.dispose([d.consts.lo, d.consts.hi, d.consts.eps]);
-  d.consts.lo = tf.tensor3d(eps.map((e) => 1 - e), [R, 1, 1]);
-  d.consts.hi = tf.tensor3d(eps.map((e) => 1 + e), [R, 1, 1]);
-  d.consts.eps = tf.tensor3d(eps, [R, 1, 1]);
+  d.eps = clipsOf(exp, specs);
+  disposeBounds(d.consts.eps);
+  d.consts.eps = null; // rebuilt at the next iteration
   d.opt.lr = exp.optimizer.lr;
+}
+
+/** Per-run bounds [lo, hi] as scalars where every run has the same, else as [R, S, P] tiles. */
+export function makeBounds(lo: number[], hi: number[], S: number, P: number): Bounds {
+  const R = lo.length;
+  const f = Math.fround;
+  if (lo.every((x) => f(x) === f(lo[0])) && hi.every((x) => f(x) === f(hi[0]))) return { lo: f(lo[0]), hi: f(hi[0]) };
+  const tile = (x: number[]) => {
+    const a = new Float32Array(R * S * P);
+    x.forEach((v, r) => a.fill(v, r * S * P, (r + 1) * S * P));
+    return tf.tensor3d(a, [R, S, P]);
+  };
+  return { lo: tile(lo), hi: tile(hi) };
+}
+
+function disposeBounds(b: Bounds | null): void {
+  if (b && typeof b.lo !== 'number') tf.dispose([b.lo, b.hi as tf.Tensor]);
 }
 
 export function disposeDeviceRuns(d: DeviceRuns): void {
   const k = d.consts;
-  tf.dispose([...d.params, ...d.opt.m, ...d.opt.v, k.lo, k.hi, k.eps, k.mLo, k.mHi]);
-  k.turnOfNode?.dispose();
+  dropForward(d);
+  disposeBounds(k.eps);
+  disposeBounds(k.mClip);
+  const own: (tf.Tensor | null | undefined)[] = [k.onesRow, k.onesVV, k.adamEps, d.turnOfNode, d.cachedIndex?.index, d.cachedIndex?.flatIndex, ...[...k.eye.values()].flat(), ...k.ones.values()];
+  tf.dispose([...d.params, ...d.opt.m, ...d.opt.v, ...own.filter((t): t is tf.Tensor => t != null)]);
+  d.policy.dispose();
+  k.eye.clear();
+  k.ones.clear();
+  d.cachedIndex = null;
 }

@@ -138,12 +138,12 @@ export class McShard {
       }
       hb.plans[r] = run.diverged === null ? planIteration({ tree, rollouts: S, exact: false }, run, this.order) : [];
     });
-    const b = uploadBatch(hb, tree.V, { kind: 'shared', X: null }, null);
+    const b = uploadBatch(this.dev, hb, { kind: 'shared', X: null }, false);
     const stats = updateRuns(this.dev, hb, b, true);
     const all = tf.concat(stats);
     const data = (await all.data()) as Float32Array;
     tf.dispose([all, ...stats]);
-    disposeBatch(b, null);
+    disposeBatch(this.dev, b);
     this.series.forEach((s, r) => {
       putUpdate(s, 'gradNorm', k, data[r]);
       putUpdate(s, 'clipFraction', k, data[2 * R + r] > 0 ? data[R + r] / data[2 * R + r] : 0);

@@ -54,17 +54,33 @@ type Term = Omit<PlannedStep, 'rollouts' | 'scale' | 'counted'>;
 function epochs(pb: PlanProblem, run: PlanRun, term: Term): PlannedStep[] {
   const n = pb.rollouts;
   const chunks = pb.exact ? 1 : run.algo.minibatches;
+  const out: PlannedStep[] = [];
+  if (chunks === 1) {
+    for (let e = 0; e < run.algo.epochs; e++) out.push(planned(term, null, 1));
+    return out;
+  }
   const size = n / chunks;
   const perm = new Int32Array(n);
   for (let i = 0; i < n; i++) perm[i] = i;
-  const out: PlannedStep[] = [];
   for (let e = 0; e < run.algo.epochs; e++) {
-    if (chunks > 1) run.shuffleRng.shuffle(perm, n);
-    for (let c = 0; c < chunks; c++)
-      out.push({ ...term, rollouts: chunks > 1 ? perm.slice(c * size, (c + 1) * size) : null, scale: chunks, counted: true });
+    run.shuffleRng.shuffle(perm, n);
+    for (let c = 0; c < chunks; c++) out.push(planned(term, perm.slice(c * size, (c + 1) * size), chunks));
   }
   return out;
 }
+
+const planned = (t: Term, rollouts: Int32Array | null, scale: number): PlannedStep => ({
+  turn: t.turn,
+  rollouts,
+  scale,
+  grouped: t.grouped,
+  geo: t.geo,
+  advFrom: t.advFrom,
+  k0: t.k0,
+  k1: t.k1,
+  endsTurn: t.endsTurn,
+  counted: true,
+});
 
 /** Steps each turn's parameters take (Adam's per-turn counts; −1 counts for every turn). */
 export function countSteps(step: PlannedStep, counts: Int32Array): void {

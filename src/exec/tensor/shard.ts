@@ -7,7 +7,7 @@ import { makeRunSeries, putUpdate, recordEvaluation, type RunSeries } from '../.
 import { buildProblem, type Problem } from '../cpu/problem';
 import { makeScratch, type Scratch } from '../cpu/scratch';
 import { makeRun, type RunState } from '../cpu/state';
-import { disposeBatch, updateRuns, uploadBatch, type DeviceRuns } from './device-iteration';
+import { disposeBatch, nodeLogProbs, updateRuns, uploadBatch, type DeviceRuns } from './device-iteration';
 import { disposeDeviceRuns, makeDeviceRuns, refreshHyper, mlpShape } from './device-runs';
 import { featureEncoder, inputSize, nodeInputs, oneHotNodeEncoder, oneHotNodeInputs } from './features';
 import { makeHostBatch, prepareRun, visitKl, type HostBatch } from './host';
@@ -16,6 +16,8 @@ import type { Rows, TensorPolicy } from './policy';
 export interface ShardOverrides {
   inputs?: 'features' | 'one-hot-node';
   bias?: boolean;
+  /** Sampled MLP: the network's rows are every node, or each rollout position (default: whichever are fewer). */
+  rows?: 'nodes' | 'rollouts';
   /** The stride at which metrics other than J are stored (series.ts); 1 by default. */
   every?: number;
 }
@@ -38,7 +40,6 @@ export class TensorShard {
   private readonly hb: HostBatch;
   private readonly dev: DeviceRuns;
   private readonly allRows: Rows;
-  private exactIndex: tf.Tensor2D | null = null;
   private mirror: Float64Array[];
   private spare: Float64Array[];
 
@@ -60,7 +61,8 @@ export class TensorShard {
     this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex, overrides.every ?? 1));
     const mlp = exp.policy.kind === 'mlp';
     const oneHot = overrides.inputs === 'one-hot-node';
-    const encoder = mlp && !pb.exact ? (oneHot ? oneHotNodeEncoder(pb.nodes) : featureEncoder(pb.tree, pb.env.contexts)) : null;
+    const perRollout = mlp && !pb.exact && (overrides.rows ?? (pb.nodes > pb.rollouts * pb.tree.N ? 'rollouts' : 'nodes')) === 'rollouts';
+    const encoder = perRollout ? (oneHot ? oneHotNodeEncoder(pb.nodes) : featureEncoder(pb.tree, pb.env.contexts)) : null;
     this.hb = makeHostBatch(pb, R, encoder);
     if (mlp) {
       const width = oneHot ? pb.nodes : inputSize(pb.tree, pb.env.contexts);
@@ -102,11 +104,11 @@ export class TensorShard {
       run.theta = this.mirror[r];
       prepareRun(pb, run, this.sc, hb, r);
     });
-    const b = uploadBatch(hb, pb.tree.V, this.allRows, pb.exact ? (this.exactIndex ??= tf.tensor2d(hb.index, [R * hb.S * hb.P, 1], 'int32')) : null);
+    const b = uploadBatch(this.dev, hb, this.allRows, pb.exact);
     const [gradNorm, clipNum, clipDen] = updateRuns(this.dev, hb, b, false);
     const data = await this.readTables([gradNorm, clipNum, clipDen]);
     tf.dispose([gradNorm, clipNum, clipDen]);
-    disposeBatch(b, this.exactIndex);
+    disposeBatch(this.dev, b);
     const P = pb.params;
     const extra = R * P;
     for (let r = 0; r < R; r++) {
@@ -162,15 +164,12 @@ export class TensorShard {
   dispose(): void {
     disposeDeviceRuns(this.dev);
     if (this.allRows.kind === 'shared' && this.allRows.X) this.allRows.X.dispose();
-    this.exactIndex?.dispose();
   }
 
   /** Every run's log-probability table [R, nodes, V] followed by `extra`, in one read. */
   private async readTables(extra: tf.Tensor[]): Promise<Float32Array> {
-    const all = tf.tidy(() => {
-      const { logits } = this.policy.forward(this.dev.params, this.allRows);
-      return tf.concat([tf.reshape(tf.logSoftmax(logits), [-1]), ...extra.map((e) => tf.reshape(e, [-1]))]);
-    });
+    const logSm = nodeLogProbs(this.dev, this.allRows); // kept by the shard as the next iteration's θ_old
+    const all = tf.tidy(() => tf.concat([tf.reshape(logSm, [-1]), ...extra.map((e) => tf.reshape(e, [-1]))]));
     const data = (await all.data()) as Float32Array;
     all.dispose();
     return data;

@@ -1,5 +1,4 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { ADAM } from '../cpu/optimizer';
 import type { Rows, TensorPolicy } from './policy';
 
 // The device half of one iteration for R runs at once (algorithms.md §3–§4). Every surrogate's
@@ -8,16 +7,25 @@ import type { Rows, TensorPolicy } from './policy';
 //   token terms:   c = w·Â·M·ρ_tok           where ρ_tok·Â·M ≤ clip(ρ_tok)·Â·M, else 0
 //   grouped terms: c = w·Â·M·ρ_group on every token of the group (the n of a geometric mean
 //                  cancels its 1/n), where the unclipped branch is the minimum, else 0.
+// The host folds everything that does not depend on the current parameters into each step's
+// packed arrays (step-arrays.ts), so that a step on the device is a short fixed chain of ops:
+//   lr    = diff                      (token terms)
+//         = diff · G                  (G [P, P] per run: identity for token terms, geo·pos in
+//                                      every column for grouped terms: the group's log-ratio)
+//   t     = ρ · AW,  AW = Â·w·pos (·lr for SGD), with ρ = exp(lr)
+//   keep  = t ≤ BAW, BAW = AW·(1 + ε) where Â > 0, AW·(1 − ε) where Â < 0 (M > 0 keeps Â's sign,
+//           so this is ρÂM ≤ clip(ρ)ÂM)
+//   c     = keep ? t·M : 0
+// and the clip statistics weigh [|ρ − 1| > ε] by OW (w·pos for token terms, w on one token of
+// each group for grouped terms, 0 where the rule does not count them).
 
 /** The batch of one iteration on the device. */
 export interface DeviceBatch {
   rows: Rows;
-  /** ((r·Q + row)·V + token) for every (run, rollout, position): [R·S·P] as [R·S·P, 1]. */
-  index: tf.Tensor2D;
-  /** Per-token advantage fed to each token [R, S, P]. */
-  advTok: tf.Tensor3D;
-  /** Rollout weights of the full batch [R, S]. */
-  weight: tf.Tensor2D;
+  /** (r, row, token) of every (run, rollout, position) [R, S, P, 3] (gatherND / scatterND). */
+  index: tf.Tensor4D;
+  /** ((r·Q + row)·V + token) [R, S, P] for a flat gather (faster than gatherND except on wasm); null on wasm. */
+  flatIndex: tf.Tensor3D | null;
   R: number;
   S: number;
   P: number;
@@ -25,32 +33,35 @@ export interface DeviceBatch {
   V: number;
 }
 
-/** One optimizer step's inputs, one entry per run (inactive runs have zero weights). */
-export interface StepArrays {
-  w: Float32Array; // [R·S] weight · chunk scale, 0 outside the chunk
-  advG: Float32Array; // [R·S] grouped terms' advantage
-  pos: Float32Array; // [R·P] tokens in the term
-  grouped: Float32Array; // [R]
-  geo: Float32Array; // [R]
-  counted: Float32Array; // [R]
-  mUpd: Float32Array; // [R] M takes the ratio of the turn at mPos before this step
-  mPos: Float32Array; // [R·P]
-  anyMUpd: boolean;
-  /** Adam: the step's scope and bias corrections, per (run, turn) [R·T] for tables or per run [R]. */
-  scope: Float32Array;
-  c1: Float32Array;
-  c2: Float32Array;
+/** Per-run bounds [lo, hi]: shard-wide scalars where every run has the same, else [R, S, P] tiles. */
+export type Bounds = { lo: number; hi: number } | { lo: tf.Tensor; hi: tf.Tensor };
+
+/** Constants of a shard on the device. */
+export interface Consts {
+  /** Clip bounds 1 ∓ ε (built at the first iteration, when S is known, and after a change of ε). */
+  eps: Bounds | null;
+  /** M's clip bounds (0 and 3.4e38 without mClip). */
+  mClip: Bounds | null;
+  /** Broadcast over the vocabulary by matMul with ones (the cpu backend broadcasts slowly). */
+  onesRow: tf.Tensor2D | null; // [1, V]
+  onesVV: tf.Tensor2D | null; // [V, V]
+  adamEps: tf.Scalar | null;
+  /** Rows of ones [1, n] by n, for spreading per-run coefficients by matMul (with onesRow: the cpu backend). */
+  ones: Map<number, tf.Tensor2D>;
+  /** Rows of the identity [K, K] per K, to take step s out of the packed steps by matMul (wasm). */
+  eye: Map<number, tf.Tensor2D[]>;
+  T: number;
 }
 
-export interface Consts {
-  lo: tf.Tensor; // [R, 1, 1] 1 − ε
-  hi: tf.Tensor; // 1 + ε
-  eps: tf.Tensor; // ε
-  mLo: tf.Tensor; // [R, 1] M clip bounds (0, ∞ without mClip)
-  mHi: tf.Tensor;
-  /** Tables: the turn of every node, to spread per-turn Adam scopes over nodes. */
-  turnOfNode: tf.Tensor1D | null;
-  T: number;
+/** x clipped to the bounds. */
+export function clipTo(x: tf.Tensor, b: Bounds): tf.Tensor {
+  return typeof b.lo === 'number' ? tf.clipByValue(x, b.lo, b.hi as number) : tf.minimum(tf.maximum(x, b.lo), b.hi);
+}
+
+/** x < lo or x > hi, as 0/1 (|ρ − 1| > ε for ρ and 1 ∓ ε). */
+export function outside(x: tf.Tensor, b: Bounds): tf.Tensor {
+  const mask = typeof b.lo === 'number' ? tf.notEqual(tf.clipByValue(x, b.lo, b.hi as number), x) : tf.logicalOr(tf.less(x, b.lo), tf.greater(x, b.hi));
+  return tf.cast(mask, 'float32');
 }
 
 export interface OptState {
@@ -60,101 +71,147 @@ export interface OptState {
   v: tf.Tensor[];
 }
 
-/** log π(token) at every (run, rollout, position) [R, S, P], and the log-softmax it came from. */
-export function logProbs(policy: TensorPolicy, params: tf.Tensor[], b: DeviceBatch) {
-  const { logits, acts } = policy.forward(params, b.rows);
-  const logSm = tf.logSoftmax(logits) as tf.Tensor3D;
-  const logp = tf.reshape(tf.gather(tf.reshape(logSm, [-1]), tf.reshape(b.index, [-1])), [b.R, b.S, b.P]) as tf.Tensor3D;
-  return { logp, logSm, acts };
+/** One optimizer step's arrays on the device (views of the iteration's packed step data). */
+export interface StepTensors {
+  aw: tf.Tensor3D; // [R, S, P]
+  baw: tf.Tensor3D | null; // [R, S, P] (absent at step 0: ρ = 1 keeps every term)
+  ow: tf.Tensor3D | null; // [R, S, P]
+  G: tf.Tensor3D | null; // [R, P, P]
+  mMat: tf.Tensor3D | null; // [R, P, P]: M's log-factor Σ_j diff·mPos_j in every column
+  adam: { s1: tf.Tensor; s2: tf.Tensor; lc1: tf.Tensor; ic2: tf.Tensor } | null;
 }
 
-/** Gradient of Σ c·log π(token) with respect to the parameters. */
-export function gradient(policy: TensorPolicy, params: tf.Tensor[], b: DeviceBatch, logSm: tf.Tensor3D, acts: tf.Tensor3D[], c: tf.Tensor3D): tf.Tensor[] {
-  const onTokens = tf.reshape(tf.scatterND(b.index, tf.reshape(c, [-1]), [b.R * b.Q * b.V]), [b.R, b.Q, b.V]) as tf.Tensor3D;
-  const dLogits = tf.sub(onTokens, tf.mul(tf.exp(logSm), tf.sum(onTokens, 2, true))) as tf.Tensor3D;
-  return policy.backward(params, b.rows, acts, dLogits);
+/** tf.tidy for results that hold tensors in nested objects, arrays and nulls (tidy keeps every tensor it finds there). */
+export function tidy<T>(f: () => T): T {
+  return tf.tidy(f as unknown as () => tf.TensorContainer) as unknown as T;
+}
+
+/** log-softmax (and softmax) of logits [R, Q, V] over the vocabulary. */
+export function logSoftmax(logits: tf.Tensor3D, k: Pick<Consts, 'onesRow'>, withP = true): { logSm: tf.Tensor3D; p: tf.Tensor3D | null } {
+  const spread = (col: tf.Tensor3D) => (k.onesRow ? tf.matMul(col, k.onesRow) : col);
+  const shifted = tf.sub(logits, spread(tf.max(logits, 2, true)));
+  const e = tf.exp(shifted);
+  const z = spread(tf.sum(e, 2, true));
+  return { logSm: tf.sub(shifted, tf.log(z)) as tf.Tensor3D, p: withP ? (tf.div(e, z) as tf.Tensor3D) : null };
+}
+
+/** log π(token) of every (run, rollout, position) [R, S, P] from a log-softmax [R, Q, V]. */
+export function tokenLogProbs(logSm: tf.Tensor3D, b: DeviceBatch): tf.Tensor3D {
+  return (b.flatIndex ? tf.gather(tf.reshape(logSm, [-1]) as tf.Tensor1D, b.flatIndex) : tf.gatherND(logSm, b.index)) as tf.Tensor3D;
+}
+
+export interface Forward {
+  logSm: tf.Tensor3D;
+  p: tf.Tensor3D;
+  acts: tf.Tensor3D[];
+}
+
+export function forward(policy: TensorPolicy, params: tf.Tensor[], rows: Rows, k: Consts): Forward {
+  const { logits, acts } = policy.forward(params, rows);
+  const { logSm, p } = logSoftmax(logits, k);
+  return { logSm, p: p!, acts };
+}
+
+/** Gradient of Σ c·log π(token) with respect to the parameters (c [R, S, P]). */
+export function gradient(policy: TensorPolicy, params: tf.Tensor[], b: DeviceBatch, f: Forward, c: tf.Tensor, k: Consts): tf.Tensor[] {
+  const onTokens = tf.scatterND(b.index, c, [b.R, b.Q, b.V]) as tf.Tensor3D;
+  const total = k.onesVV ? tf.matMul(onTokens, k.onesVV) : tf.sum(onTokens, 2, true);
+  return policy.backward(params, b.rows, f.acts, tf.sub(onTokens, tf.mul(f.p, total)) as tf.Tensor3D);
 }
 
 /** Per-run L2 norm of a gradient [R]. */
 export function normPerRun(grads: tf.Tensor[]): tf.Tensor1D {
-  const sq = grads.map((g) => tf.sum(tf.reshape(tf.square(g), [g.shape[0], -1]), 1));
-  return tf.sqrt(tf.addN(sq)) as tf.Tensor1D;
+  const sq = grads.map((g) => tf.sum(tf.square(g), [1, 2]));
+  return tf.sqrt(sq.length === 1 ? sq[0] : tf.addN(sq)) as tf.Tensor1D;
 }
 
+/** What the steps of one iteration carry from one to the next. */
 export interface StepState {
   params: tf.Tensor[];
   opt: OptState;
-  M: tf.Tensor2D; // [R, S]
-  clipNum: tf.Tensor1D; // [R]
-  clipDen: tf.Tensor1D;
+  /** M per (run, rollout), spread over positions [R, S, P]; null while every M is 1. */
+  M: tf.Tensor3D | null;
+  /** Σ over steps of OW·[|ρ − 1| > ε] [R, S, P]; null while nothing was counted. */
+  out: tf.Tensor3D | null;
 }
 
-/** One optimizer step for every run; returns the new state (the caller disposes the old). */
-export function step(policy: TensorPolicy, b: DeviceBatch, logpOld: tf.Tensor3D, k: Consts, st: StepState, a: StepArrays): StepState {
-  const out = tf.tidy(() => {
-    const { R, S, P } = b;
-    const w = tf.tensor2d(a.w, [R, S]);
-    const pos = tf.tensor3d(a.pos, [R, 1, P]);
-    const { logp, logSm, acts } = logProbs(policy, st.params, b);
-    const diff = tf.sub(logp, logpOld);
+export interface StepContext {
+  policy: TensorPolicy;
+  b: DeviceBatch;
+  k: Consts;
+  /** log π_old(token) [R, S, P]. */
+  logpOld: tf.Tensor3D;
+  /** Token terms only: the log-ratio is the token's own (no G). */
+  tokenOnly: boolean;
+  /** SGD with the learning rate folded into AW and BAW: the coefficients are the step. */
+  lrFolded: boolean;
+}
+
+/**
+ * One optimizer step (k ≥ 1) for every run; returns the new state (the caller disposes what
+ * the old one holds and the new one does not). `updatesM`: some run multiplies M by the ratio
+ * of the turn it just finished; `counts`: some run counts clip statistics at this step.
+ */
+export function step(ctx: StepContext, st: StepState, fields: () => StepTensors, updatesM: boolean, counts: boolean): StepState {
+  return tidy(() => {
+    const { policy, b, k } = ctx;
+    const a = fields();
+    const f = forward(policy, st.params, b.rows, k);
+    const diff = tf.sub(tokenLogProbs(f.logSm, b), ctx.logpOld) as tf.Tensor3D;
     let M = st.M;
-    if (a.anyMUpd) {
-      // M ← M · (π_θ/π_old)(turn just updated), at the parameters just reached, clipped by mClip.
-      const turnRatio = tf.exp(tf.sum(tf.mul(diff, tf.tensor3d(a.mPos, [R, 1, P])), 2));
-      const next = tf.minimum(tf.maximum(tf.mul(M, turnRatio), k.mLo), k.mHi);
-      M = tf.where(tf.greater(tf.tensor2d(a.mUpd, [R, 1]), 0), next, M) as tf.Tensor2D;
+    if (updatesM) {
+      // M ← M · (π_θ/π_old)(turn just finished), at the parameters just reached, clipped by mClip
+      // (runs that finish no turn here have mPos = 0: a factor of 1, and M is already within its clip)
+      const factor = tf.exp(tf.matMul(diff, a.mMat!));
+      M = clipTo(M ? tf.mul(M, factor) : factor, k.mClip!) as tf.Tensor3D;
     }
-    // token terms
-    const rho = tf.exp(diff);
-    const A = tf.mul(b.advTok, tf.expandDims(M, 2));
-    const keepT = tf.lessEqual(tf.mul(rho, A), tf.mul(tf.minimum(tf.maximum(rho, k.lo), k.hi), A));
-    const wPos = tf.mul(tf.expandDims(w, 2), pos);
-    const cT = tf.mul(tf.mul(tf.mul(rho, A), tf.cast(keepT, 'float32')), wPos);
-    const outT = tf.cast(tf.greater(tf.abs(tf.sub(rho, 1)), k.eps), 'float32');
-    // grouped terms (k.lo etc. are [R,1,1]; squeeze to [R,1] for [R,S] tensors)
-    const lo2 = tf.reshape(k.lo, [R, 1]), hi2 = tf.reshape(k.hi, [R, 1]), eps2 = tf.reshape(k.eps, [R, 1]);
-    const rhoG = tf.exp(tf.mul(tf.sum(tf.mul(diff, pos), 2), tf.tensor2d(a.geo, [R, 1])));
-    const AG = tf.mul(tf.tensor2d(a.advG, [R, S]), M);
-    const keepG = tf.lessEqual(tf.mul(rhoG, AG), tf.mul(tf.minimum(tf.maximum(rhoG, lo2), hi2), AG));
-    const cG = tf.mul(tf.mul(tf.mul(rhoG, AG), tf.cast(keepG, 'float32')), w);
-    const outG = tf.cast(tf.greater(tf.abs(tf.sub(rhoG, 1)), eps2), 'float32');
-    const grouped = tf.tensor1d(a.grouped);
-    const g3 = tf.reshape(grouped, [R, 1, 1]);
-    const c = tf.add(cT, tf.mul(g3, tf.sub(tf.mul(tf.expandDims(cG, 2), pos), cT))) as tf.Tensor3D;
-    // clip statistics, weighted like the CPU executor's
-    const numT = tf.sum(tf.mul(outT, wPos), [1, 2]);
-    const denT = tf.sum(wPos, [1, 2]);
-    const numG = tf.sum(tf.mul(outG, w), 1);
-    const denG = tf.sum(w, 1);
-    const counted = tf.tensor1d(a.counted);
-    const mix = (t: tf.Tensor, g: tf.Tensor) => tf.mul(counted, tf.add(t, tf.mul(grouped, tf.sub(g, t))));
-    const clipNum = tf.add(st.clipNum, mix(numT, numG)) as tf.Tensor1D;
-    const clipDen = tf.add(st.clipDen, mix(denT, denG)) as tf.Tensor1D;
-    const grads = gradient(policy, st.params, b, logSm, acts, c);
-    const { params, m, v } = optimizerStep(st.params, grads, st.opt, k, a, R);
-    return { params, m, v, M, clipNum, clipDen };
+    const rho = tf.exp(ctx.tokenOnly ? diff : tf.matMul(diff, a.G!));
+    const t = tf.mul(rho, a.aw);
+    let c: tf.Tensor = tf.mul(t, tf.cast(tf.lessEqual(t, a.baw!), 'float32'));
+    if (M) c = tf.mul(c, M);
+    let out = st.out;
+    if (counts) {
+      const w = tf.mul(outside(rho, k.eps!), a.ow!) as tf.Tensor3D;
+      out = out ? (tf.add(out, w) as tf.Tensor3D) : w;
+    }
+    const grads = gradient(policy, st.params, b, f, c, k);
+    const next = applyStep(st.params, grads, st.opt, a, ctx.lrFolded, k);
+    return { params: next.params, opt: { ...st.opt, m: next.m, v: next.v }, M, out };
   });
-  return { params: out.params, opt: { ...st.opt, m: out.m, v: out.v }, M: out.M, clipNum: out.clipNum, clipDen: out.clipDen };
 }
 
-/** Gradient ascent: SGD, or Adam with the step's scope and bias corrections (cpu/optimizer.ts). */
-function optimizerStep(params: tf.Tensor[], grads: tf.Tensor[], opt: OptState, k: Consts, a: StepArrays, R: number) {
-  if (opt.kind === 'sgd') return { params: params.map((p, i) => tf.add(p, tf.mul(opt.lr, grads[i]))), m: [], v: [] };
-  const spread = (x: Float32Array): tf.Tensor =>
-    k.turnOfNode ? tf.expandDims(tf.gather(tf.tensor2d(x, [R, k.T]), k.turnOfNode, 1), 2) : tf.tensor3d(x, [R, 1, 1]);
-  const scope = spread(a.scope);
-  const c1 = spread(a.c1);
-  const c2 = spread(a.c2);
+/**
+ * Gradient ascent: SGD (θ + g where the learning rate is already in the coefficients, else
+ * θ + lr·g), or Adam with the step's scope and bias corrections (cpu/optimizer.ts), folded by
+ * the host into s1 = scope·(1 − β1), s2 = scope·(1 − β2), lc1 = scope·lr / c1, ic2 = 1 / c2:
+ *   m ← m + s1·(g − m),  v ← v + s2·(g² − v),  θ ← θ + lc1·m / (√(v·ic2) + ε)
+ * (out of scope s1 = s2 = lc1 = 0: nothing moves; in scope m and v are Adam's new moments).
+ */
+export function applyStep(params: tf.Tensor[], grads: tf.Tensor[], opt: OptState, a: StepTensors, lrFolded: boolean, k: Consts): { params: tf.Tensor[]; m: tf.Tensor[]; v: tf.Tensor[] } {
+  if (opt.kind === 'sgd') {
+    const lr = lrFolded ? null : tf.scalar(opt.lr);
+    return { params: params.map((p, i) => tf.add(p, lr ? tf.mul(grads[i], lr) : grads[i])), m: [], v: [] };
+  }
   const m: tf.Tensor[] = [];
   const v: tf.Tensor[] = [];
   const next = params.map((p, i) => {
     const g = grads[i];
-    const mi = tf.add(tf.mul(ADAM.beta1, opt.m[i]), tf.mul(1 - ADAM.beta1, g));
-    const vi = tf.add(tf.mul(ADAM.beta2, opt.v[i]), tf.mul(1 - ADAM.beta2, tf.square(g)));
-    m.push(tf.add(opt.m[i], tf.mul(scope, tf.sub(mi, opt.m[i]))));
-    v.push(tf.add(opt.v[i], tf.mul(scope, tf.sub(vi, opt.v[i]))));
-    const delta = tf.div(tf.div(mi, c1), tf.add(tf.sqrt(tf.div(vi, c2)), ADAM.eps));
-    return tf.add(p, tf.mul(tf.mul(scope, opt.lr), delta));
+    const { s1, s2, lc1, ic2 } = k.onesRow ? spreadAll(a.adam!, p.shape as [number, number, number], k) : a.adam!;
+    const mi = tf.add(opt.m[i], tf.mul(s1, tf.sub(g, opt.m[i])));
+    const vi = tf.add(opt.v[i], tf.mul(s2, tf.sub(tf.square(g), opt.v[i])));
+    m.push(mi);
+    v.push(vi);
+    return tf.add(p, tf.div(tf.mul(lc1, mi), tf.add(tf.sqrt(tf.mul(vi, ic2)), k.adamEps!)));
   });
   return { params: next, m, v };
+}
+
+/** Adam's coefficients [R, rows, 1] spread to a parameter's shape [R, rows, n] (or [R, 1, 1] to [R, a, b]) by matMul with ones. */
+function spreadAll(c: NonNullable<StepTensors['adam']>, [R, a, b]: [number, number, number], k: Consts): NonNullable<StepTensors['adam']> {
+  const rows = c.s1.shape[1]!;
+  const n = rows === a ? b : a * b;
+  let ones = k.ones.get(n);
+  if (!ones) k.ones.set(n, (ones = tf.keep(tf.ones([1, n]))));
+  const spread = (x: tf.Tensor) => (rows === a ? tf.matMul(x as tf.Tensor3D, ones!) : tf.reshape(tf.matMul(x as tf.Tensor3D, ones!), [R, a, b]));
+  return { s1: spread(c.s1), s2: spread(c.s2), lc1: spread(c.lc1), ic2: spread(c.ic2) };
 }
