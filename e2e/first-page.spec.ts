@@ -53,6 +53,16 @@ test('the default experiment runs in Web Workers, streams the chart, and fills t
   await expect(chart.locator('.plot-line')).toHaveCount(ALGORITHMS);
   await expect(chart.locator('.plot-line path.plot-line-curve')).toHaveCount(ALGORITHMS);
   await expect(chart.locator('.plot-reference-line')).toHaveCount(1);
+  // the values can be read with the keyboard: focus the chart, End shows the last iteration's tooltip, Escape hides it
+  const plot = chart.locator('.plot').first();
+  await plot.focus();
+  await page.keyboard.press('End');
+  await expect(chart.locator('.plot-tip')).toBeVisible();
+  await expect(chart.locator('.plot-tip')).toContainText(String(TOTAL));
+  await page.keyboard.press('ArrowLeft');
+  await expect(chart.locator('.plot-tip')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(chart.locator('.plot-tip')).toHaveCount(0);
 
   const rows = page.getByTestId('summary-table').locator('tbody tr[data-algorithm]');
   await expect(rows).toHaveCount(ALGORITHMS);
