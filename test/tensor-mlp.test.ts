@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ALGORITHM_IDS, presetRecord } from '../src/core/algo/records';
-import { maxCurveDiff, runCpu, tensorShard, useBackend } from './support/tensor';
+import { maxCurveDiff, mostMoved, runCpu, stepAgainstFd, tensorShard, useBackend } from './support/tensor';
 import { runOnTensor } from '../src/exec/tensor/run-experiment';
 import { resolveConfig } from '../src/core/config/resolve';
 import { allRuns } from '../src/core/run/partition';
@@ -93,19 +93,10 @@ describe('MLP: exact REINFORCE steps along ∇J (finite differences)', () => {
     const theta1 = await shard.readParameters();
     const picks: [number, number][] = [];
     for (const layer of [0, theta0.length - 2]) {
-      const order = Array.from(theta0[layer].keys()).sort((a, b) => Math.abs(theta1[layer][b] - theta0[layer][b]) - Math.abs(theta1[layer][a] - theta0[layer][a]));
-      picks.push(...order.slice(0, 4).map((i): [number, number] => [layer, i]));
+      picks.push(...mostMoved(theta0, theta1, layer).slice(0, 4).map((i): [number, number] => [layer, i]));
     }
-    const h = 1e-2;
     for (const [layer, i] of picks) {
-      const at = async (sign: number) => {
-        const p = theta0.map((t) => Float32Array.from(t));
-        p[layer][i] += sign * h;
-        shard.writeParameters(p);
-        return (await shard.evaluateJ())[0];
-      };
-      const fd = ((await at(1)) - (await at(-1))) / (2 * h);
-      const step = (theta1[layer][i] - theta0[layer][i]) / lr;
+      const { fd, step } = await stepAgainstFd(shard, theta0, theta1, layer, i, lr);
       expect(Math.abs(step - fd), `layer ${layer} weight ${i}: step ${step} vs FD ${fd}`).toBeLessThan(2e-3 + 0.02 * Math.abs(fd));
     }
     shard.dispose();

@@ -4,7 +4,7 @@ import { resolveConfig } from '../src/core/config/resolve';
 import { allRuns } from '../src/core/run/partition';
 import { stepsPerIteration } from '../src/core/run/steps';
 import { TensorShard, type ShardOverrides } from '../src/exec/tensor/shard';
-import { useBackend, type NodeBackend } from './support/tensor';
+import { mostMoved, stepAgainstFd, useBackend, type NodeBackend } from './support/tensor';
 
 // What one iteration of the tensor executor costs on the device (issue 6): kernels launched,
 // tensors uploaded from the host, reads back to the host. Behaviour, not timing: the optimizer
@@ -132,18 +132,9 @@ describe('MLP layouts (first layer transposed, activations kept transposed): exa
         const theta0 = await shard.readParameters();
         await shard.step();
         const theta1 = await shard.readParameters();
-        const h = 1e-2;
         for (let layer = 0; layer < theta0.length; layer++) {
-          const moved = Array.from(theta0[layer].keys()).sort((a, b) => Math.abs(theta1[layer][b] - theta0[layer][b]) - Math.abs(theta1[layer][a] - theta0[layer][a]));
-          for (const i of moved.slice(0, 2)) {
-            const at = async (sign: number) => {
-              const p = theta0.map((t) => Float32Array.from(t));
-              p[layer][i] += sign * h;
-              shard.writeParameters(p);
-              return (await shard.evaluateJ())[0];
-            };
-            const fd = ((await at(1)) - (await at(-1))) / (2 * h);
-            const step = (theta1[layer][i] - theta0[layer][i]) / lr;
+          for (const i of mostMoved(theta0, theta1, layer).slice(0, 2)) {
+            const { fd, step } = await stepAgainstFd(shard, theta0, theta1, layer, i, lr);
             expect(Math.abs(step - fd), `tensor ${layer} entry ${i}: step ${step} vs FD ${fd}`).toBeLessThan(2e-3 + 0.02 * Math.abs(fd));
           }
         }

@@ -46,3 +46,20 @@ export function maxCurveDiff(a: ExperimentResult, b: ExperimentResult): { diff: 
   );
   return { diff, where };
 }
+
+/** Indices of a parameter tensor ordered by how far one step moved them, largest first. */
+export function mostMoved(theta0: Float32Array[], theta1: Float32Array[], layer: number): number[] {
+  return Array.from(theta0[layer].keys()).sort((a, b) => Math.abs(theta1[layer][b] - theta0[layer][b]) - Math.abs(theta1[layer][a] - theta0[layer][a]));
+}
+
+/** Central finite difference of run 0's exact J in parameter (layer, i) around theta0, and the SGD step's own estimate (θ1 − θ0)/lr. */
+export async function stepAgainstFd(shard: TensorShard, theta0: Float32Array[], theta1: Float32Array[], layer: number, i: number, lr: number, h = 1e-2) {
+  const at = async (sign: number) => {
+    const p = theta0.map((t) => Float32Array.from(t));
+    p[layer][i] += sign * h;
+    shard.writeParameters(p);
+    return (await shard.evaluateJ())[0];
+  };
+  const fd = ((await at(1)) - (await at(-1))) / (2 * h);
+  return { fd, step: (theta1[layer][i] - theta0[layer][i]) / lr };
+}

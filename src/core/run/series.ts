@@ -76,18 +76,6 @@ export function putUpdate(s: RunSeries, metric: UpdateMetric, k: number, v: numb
   if (j >= 0) s[metric][j] = v;
 }
 
-/** The stored value of an evaluation metric (entropy, optimalTokenProb[t]) at k, NaN when not stored. */
-export function evalAt(s: RunSeries, values: Float64Array, k: number): number {
-  const j = slotOf(k, s.iterations, s.every);
-  return j >= 0 && j < values.length ? values[j] : NaN;
-}
-
-/** The stored value of an update metric at k, NaN when not stored. */
-export function updateAt(s: RunSeries, metric: UpdateMetric, k: number): number {
-  const j = slotOf(k, s.iterations - 1, s.every);
-  return j >= 0 && j < s[metric].length ? s[metric][j] : NaN;
-}
-
 /** Store an evaluation at iteration k, or mark the run diverged at k when J is not finite. */
 export function recordEvaluation(s: RunSeries, run: { diverged: number | null }, k: number, v: { J: number; entropy: number; optimalProb: ArrayLike<number> }): void {
   if (!Number.isFinite(v.J)) {
