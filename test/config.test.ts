@@ -73,6 +73,7 @@ describe('algorithm entries', () => {
       order: 'reverse',
       turnRatio: 'product',
       criticLr: null,
+      lr: null,
     });
     expect(e.warnings).toEqual([]);
   });

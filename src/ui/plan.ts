@@ -33,7 +33,7 @@ export interface Plan {
 export function planExperiment(config: unknown = DEFAULT_CONFIG, threads: number): Plan {
   const exp = resolveConfig(config);
   let lo = Infinity, hi = -Infinity;
-  for (const row of exp.env.rewards) for (const r of row) { lo = Math.min(lo, r); hi = Math.max(hi, r); }
+  for (const row of exp.env.returns) for (const r of row) { lo = Math.min(lo, r); hi = Math.max(hi, r); }
   const preset = exp.envPreset ? ENV_PRESETS[exp.envPreset] : undefined;
   return {
     config,

@@ -21,6 +21,7 @@ export interface AlgorithmRecord {
   minibatches: number; // not used by reinforce
   gaeLambda: number; // gae only
   criticLr: number | null; // gae only; null = the policy's learning rate
+  lr: number | null; // this algorithm's learning rate; null = the experiment's optimizer.lr
 }
 
 export const ALGORITHM_DEFAULTS: Omit<AlgorithmRecord, 'id' | 'rule'> = {
@@ -36,6 +37,7 @@ export const ALGORITHM_DEFAULTS: Omit<AlgorithmRecord, 'id' | 'rule'> = {
   minibatches: 1,
   gaeLambda: 0.95,
   criticLr: null,
+  lr: null,
 };
 
 type PresetFields = Partial<AlgorithmRecord> & Pick<AlgorithmRecord, 'advantage' | 'normalization' | 'rule'>;
@@ -72,11 +74,16 @@ export function presetRecord(name: string, id = name): AlgorithmRecord {
 
 /** Fields each rule reads; any other rule-specific field is ignored (with a warning). */
 export const FIELDS_USED_BY_RULE: Record<Rule, (keyof AlgorithmRecord)[]> = {
-  reinforce: ['advantage', 'normalization', 'gaeLambda', 'criticLr'],
-  ppu: ['advantage', 'normalization', 'ratio', 'clip', 'epochs', 'minibatches', 'gaeLambda', 'criticLr'],
-  sequential: ['advantage', 'normalization', 'order', 'turnRatio', 'mCorrection', 'mClip', 'clip', 'epochs', 'minibatches'],
+  reinforce: ['advantage', 'normalization', 'gaeLambda', 'criticLr', 'lr'],
+  ppu: ['advantage', 'normalization', 'ratio', 'clip', 'epochs', 'minibatches', 'gaeLambda', 'criticLr', 'lr'],
+  sequential: ['advantage', 'normalization', 'order', 'turnRatio', 'mCorrection', 'mClip', 'clip', 'epochs', 'minibatches', 'lr'],
 };
 
 export function algorithmLabel(rec: AlgorithmRecord): string {
   return Object.hasOwn(ALGORITHM_PRESETS, rec.id) ? ALGORITHM_PRESETS[rec.id].label : rec.id;
+}
+
+/** The learning rate a run of this algorithm uses: its own, else the experiment's optimizer.lr. */
+export function algorithmLr(rec: Pick<AlgorithmRecord, 'lr'>, optimizerLr: number): number {
+  return rec.lr ?? optimizerLr;
 }

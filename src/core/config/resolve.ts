@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ENV_PRESETS } from '../env/presets';
 import type { Env, Noise } from '../env/types';
 import { buildTree, decodeSequence, sequenceCount } from '../env/tree';
+import { hasTurnRewards, prefixCount, totalReturns } from '../env/returns';
 import {
   ALGORITHM_DEFAULTS,
   ALGORITHM_PRESETS,
@@ -27,6 +28,8 @@ export interface Experiment {
   iterations: number;
   seeds: number;
   seed: number;
+  /** The seed indices that run (default 0..seeds−1; `seedIndices` replays some of them). */
+  seedIndices: number[];
   groupSize: number;
   optimizer: { kind: 'sgd' | 'adam'; lr: number };
   algorithms: AlgorithmRecord[];
@@ -85,11 +88,14 @@ function resolveEnv(raw: unknown, monteCarlo: boolean): { env: Env; preset: stri
       for (let s = 0; s < tree.sequences; s++) r[s] = def.reward(sizes, x, decodeSequence(tree, s, tokens));
       return r;
     });
+    const turnRewards = resolveTurnRewards(p.turnRewards, def.contexts, sizes);
     env = {
       ...sizes,
       contexts: def.contexts,
       contextsPerBatch: p.contextsPerBatch ?? def.contexts,
       rewards,
+      turnRewards,
+      returns: totalReturns(sizes, rewards, turnRewards),
       noise: resolveNoise(p.noise, def.contexts, def.noise),
       gamma: p.gamma ?? DEFAULTS.gamma,
     };
@@ -103,13 +109,17 @@ function resolveEnv(raw: unknown, monteCarlo: boolean): { env: Env; preset: stri
       if (row.length !== S)
         fail(`env.rewards[${x}]`, `must have ${S} numbers (vocab^(turns·tokensPerTurn) = ${c.vocab}^${c.turns * c.tokensPerTurn}), got ${row.length}`);
     });
+    const rewards = c.rewards.map((r) => Float64Array.from(r));
+    const turnRewards = resolveTurnRewards(c.turnRewards, contexts, c);
     env = {
       turns: c.turns,
       vocab: c.vocab,
       tokensPerTurn: c.tokensPerTurn,
       contexts,
       contextsPerBatch: c.contextsPerBatch ?? contexts,
-      rewards: c.rewards.map((r) => Float64Array.from(r)),
+      rewards,
+      turnRewards,
+      returns: totalReturns(c, rewards, turnRewards),
       noise: resolveNoise(c.noise, contexts, Array.from({ length: contexts }, () => ({ kind: 'none' }) as Noise)),
       gamma: c.gamma ?? DEFAULTS.gamma,
     };
@@ -122,6 +132,26 @@ function resolveEnv(raw: unknown, monteCarlo: boolean): { env: Env; preset: stri
       if (r[s]! < 0 || r[s]! > 1) fail(`env.rewards[${x}][${s}]`, `bernoulli noise needs mean rewards from 0 to 1 (success probabilities), got ${r[s]}`);
   });
   return { env, preset };
+}
+
+/** Shapes of env.turnRewards: per context, T−1 tables of V^(t·L) numbers (t = 1..T−1). Null when absent or all zero. */
+function resolveTurnRewards(
+  raw: number[][][] | undefined,
+  contexts: number,
+  sz: { turns: number; vocab: number; tokensPerTurn: number },
+): Float64Array[][] | null {
+  if (raw === undefined) return null;
+  if (raw.length !== contexts) fail('env.turnRewards', `must have one list of turn tables per context (${contexts}), got ${raw.length}`);
+  raw.forEach((tables, x) => {
+    if (tables.length !== sz.turns - 1)
+      fail(`env.turnRewards[${x}]`, `must have ${sz.turns - 1} tables (one per turn before the last; the terminal table is env.rewards), got ${tables.length}`);
+    tables.forEach((table, t) => {
+      const n = prefixCount(sz, t + 1);
+      const power = sz.tokensPerTurn === 1 ? `V^${t + 1}` : `V^(${t + 1}·L)`;
+      if (table.length !== n) fail(`env.turnRewards[${x}][${t}]`, `turn ${t + 1} needs ${n} numbers (${power}), got ${table.length}`);
+    });
+  });
+  return hasTurnRewards(raw) ? raw.map((tables) => tables.map((t) => Float64Array.from(t))) : null;
 }
 
 function checkSequenceLimit(contexts: number, s: { vocab: number; turns: number; tokensPerTurn: number }, monteCarlo: boolean): void {
@@ -184,6 +214,7 @@ export function resolveConfig(raw: unknown): Experiment {
     iterations: c.iterations ?? DEFAULTS.iterations,
     seeds: c.seeds ?? DEFAULTS.seeds,
     seed: c.seed ?? DEFAULTS.seed,
+    seedIndices: [],
     groupSize: c.groupSize ?? DEFAULTS.groupSize,
     optimizer: { ...(c.optimizer ?? DEFAULTS.optimizer) }, // a copy: a hot change writes to it
     algorithms,
@@ -193,11 +224,23 @@ export function resolveConfig(raw: unknown): Experiment {
     changes: [],
     warnings,
   };
+  exp.seedIndices = resolveSeedIndices(c.seedIndices, exp.seeds);
   exp.changes = resolveChanges(c.changes ?? [], exp);
   checkExecutor(exp);
   checkBatchShape(exp);
   checkSize(exp);
   return exp;
+}
+
+function resolveSeedIndices(given: number[] | undefined, seeds: number): number[] {
+  if (given === undefined) return Array.from({ length: seeds }, (_, i) => i);
+  const seen = new Set<number>();
+  given.forEach((s, i) => {
+    if (s >= seeds) fail(`seedIndices[${i}]`, `must be a seed index from 0 to ${seeds - 1} (seeds is ${seeds}), got ${s}`);
+    if (seen.has(s)) fail(`seedIndices[${i}]`, `duplicate seed index ${s}`);
+    seen.add(s);
+  });
+  return [...given].sort((a, b) => a - b);
 }
 
 function resolveChanges(changes: ScheduledChange[], exp: Experiment): ScheduledChange[] {
@@ -244,11 +287,11 @@ export function workEstimate(exp: Experiment): number {
     perIteration += rollouts * tree.N * (passes + 2) + (mc ? 0 : exp.env.contexts * tree.nodesPerContext * exp.env.vocab * 3);
   }
   if (mc) perIteration += exp.algorithms.length * exp.mcSamples * tree.N * 4;
-  return perIteration * exp.seeds * exp.iterations;
+  return perIteration * exp.seedIndices.length * exp.iterations;
 }
 
 function checkSize(exp: Experiment): void {
-  const runs = exp.algorithms.length * exp.seeds;
+  const runs = exp.algorithms.length * exp.seedIndices.length;
   const points = runs * (exp.iterations + 1);
   if (points > LIMITS.maxStoredPoints)
     fail('iterations', `algorithms·seeds·(iterations+1) = ${runs}·${exp.iterations + 1} = ${points.toLocaleString('en-US')} stored points per metric; the limit is ${LIMITS.maxStoredPoints.toLocaleString('en-US')}: lower seeds or iterations`);

@@ -18,7 +18,7 @@ export const LIMITS = {
   seeds: { min: 1, max: 1024, int: true },
   seed: { min: 0, max: 2 ** 31 - 1, int: true },
   groupSize: { min: 2, max: 4096, int: true },
-  lr: { min: 0, max: 100, openMin: true },
+  lr: { min: 0, max: 1000, openMin: true },
   initScale: { min: 0, max: 10 },
   hiddenLayers: 4,
   hiddenWidth: { min: 1, max: 1024, int: true },
@@ -68,6 +68,12 @@ export const noiseField = z.unknown().transform((v, ctx) => {
   return one(v, []);
 });
 
+/**
+ * Per-turn rewards (algorithms.md §1): per context, T−1 tables; table t holds the reward paid at
+ * the end of turn t + 1, one number per (t + 1)-turn prefix. resolve.ts checks the shapes.
+ */
+const turnRewardsField = z.array(z.array(z.array(finiteNumber())));
+
 const sizeFields = {
   turns: num(LIMITS.turns),
   vocab: num(LIMITS.vocab),
@@ -79,6 +85,7 @@ export const customEnvSchema = z.strictObject({
   contexts: num(LIMITS.contexts).optional(),
   contextsPerBatch: num(LIMITS.contexts).optional(),
   rewards: z.array(z.array(finiteNumber())).min(1, 'must have one reward table per context (at least one)'),
+  turnRewards: turnRewardsField.optional(),
   noise: noiseField.optional(),
   gamma: num(LIMITS.gamma).optional(),
 });
@@ -89,6 +96,7 @@ export const presetEnvSchema = z.strictObject({
   vocab: sizeFields.vocab.optional(),
   tokensPerTurn: sizeFields.tokensPerTurn.optional(),
   contextsPerBatch: num(LIMITS.contexts).optional(),
+  turnRewards: turnRewardsField.optional(),
   noise: noiseField.optional(),
   gamma: num(LIMITS.gamma).optional(),
 });
@@ -138,6 +146,8 @@ export const algorithmEntrySchema = z.strictObject({
   minibatches: num(LIMITS.minibatches).optional(),
   gaeLambda: num(LIMITS.gaeLambda).optional(),
   criticLr: numOrNull(LIMITS.criticLr).optional(),
+  /** This algorithm's learning rate, in place of optimizer.lr (null: optimizer.lr). */
+  lr: numOrNull(LIMITS.lr).optional(),
 });
 
 /** A learning-rate or clip change before iteration `at` (resolve.ts checks `at` and `value` against the rest). */
@@ -173,6 +183,8 @@ export const configSchema = z.strictObject({
   iterations: num(LIMITS.iterations).optional(),
   seeds: num(LIMITS.seeds).optional(),
   seed: num(LIMITS.seed).optional(),
+  /** Run only these seed indices (each with exactly its streams in the full run). */
+  seedIndices: z.array(num({ min: 0, max: LIMITS.seeds.max - 1, int: true })).min(1, 'must list at least one seed index').max(LIMITS.seeds.max, `at most ${LIMITS.seeds.max} seed indices`).optional(),
   groupSize: num(LIMITS.groupSize).optional(),
   optimizer: z
     .strictObject({ kind: oneOf(['sgd', 'adam'] as const), lr: num(LIMITS.lr) })

@@ -21,7 +21,7 @@ export function computeOptimum(env: Env, tree: Tree): Optimum {
   const path: Int32Array[] = [];
   const value = new Float64Array(nodes);
   for (let x = 0; x < env.contexts; x++) {
-    const R = env.rewards[x];
+    const R = env.returns[x];
     for (let p = N - 1; p >= 0; p--) {
       for (let q = 0; q < offset[p + 1] - offset[p]; q++) {
         const n = offset[p] + q;
@@ -106,7 +106,7 @@ export function evaluatePolicy(
   let H = 0;
   out.optimalProb.fill(0);
   for (let x = 0; x < env.contexts; x++) {
-    const R = env.rewards[x];
+    const R = env.returns[x];
     const base = x * nodes;
     reach[0] = 1;
     let jx = 0;

@@ -10,6 +10,17 @@ export interface Env {
   contextsPerBatch: number; // B
   /** rewards[x][s]: mean reward of token sequence s (lexicographic, first token most significant). */
   rewards: Float64Array[];
+  /**
+   * Per-turn rewards (algorithms.md §1), or null when there are none (or all are zero):
+   * turnRewards[x][t][q] is the mean reward paid at the end of turn t + 1 (t < T − 1) after the
+   * (t + 1)-turn prefix q (lexicographic, V^((t+1)·L) prefixes). Noise applies to the terminal reward only.
+   */
+  turnRewards: Float64Array[][] | null;
+  /**
+   * returns[x][s]: the undiscounted total mean reward of sequence s (terminal plus every turn's),
+   * what J and J* are computed on. The same arrays as `rewards` when turnRewards is null.
+   */
+  returns: Float64Array[];
   noise: Noise[]; // one per context
   gamma: number;
 }

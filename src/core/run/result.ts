@@ -45,7 +45,7 @@ const num = (v: number) => (Number.isFinite(v) ? v : null);
 
 export function rewardRange(exp: Experiment): number {
   let lo = Infinity, hi = -Infinity;
-  for (const r of exp.env.rewards) for (const v of r) { if (v < lo) lo = v; if (v > hi) hi = v; }
+  for (const r of exp.env.returns) for (const v of r) { if (v < lo) lo = v; if (v > hi) hi = v; }
   return hi - lo;
 }
 

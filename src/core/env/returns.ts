@@ -1,0 +1,44 @@
+import type { Env } from './types';
+
+// Per-turn rewards (algorithms.md §1): r_t paid at the end of turn t, indexed by the t-turn
+// prefix; the terminal table is r_T. J and J* are computed on the undiscounted sum; the learner
+// of turn t is fed the discounted reward-to-go G_t = Σ_{k≥t} γ^(k−t)·r_k.
+
+type Sizes = Pick<Env, 'turns' | 'vocab' | 'tokensPerTurn'>;
+
+/** Number of t-turn prefixes (t = 1..T): V^(t·L). */
+export const prefixCount = (s: Sizes, t: number): number => Math.pow(s.vocab, t * s.tokensPerTurn);
+
+/** Index of the t-turn prefix (t = 1..T) of sequence s (first token most significant). */
+export const prefixOf = (sz: Sizes, s: number, t: number): number => Math.floor(s / prefixCount(sz, sz.turns - t));
+
+/** True when some turn reward is not zero (a table of zeros is the same experiment as none). */
+export function hasTurnRewards(turnRewards: readonly (readonly ArrayLike<number>[])[] | null | undefined): boolean {
+  if (!turnRewards) return false;
+  for (const ctx of turnRewards) for (const table of ctx) for (let i = 0; i < table.length; i++) if (table[i] !== 0) return true;
+  return false;
+}
+
+/** Per context, the total mean reward of every sequence: terminal plus the turn rewards along it. */
+export function totalReturns(sz: Sizes, rewards: Float64Array[], turnRewards: Float64Array[][] | null): Float64Array[] {
+  if (!turnRewards) return rewards;
+  return rewards.map((terminal, x) => {
+    const out = Float64Array.from(terminal);
+    for (let t = 1; t < sz.turns; t++) {
+      const table = turnRewards[x][t - 1];
+      for (let s = 0; s < out.length; s++) out[s] += table[prefixOf(sz, s, t)];
+    }
+    return out;
+  });
+}
+
+/**
+ * Rewards along sequence s of context x by turn (r_1..r_T, the terminal one being its mean, before noise),
+ * written into out[0..T).
+ */
+export function turnRewardsAlong(env: Env, x: number, s: number, out: Float64Array): Float64Array {
+  const T = env.turns;
+  for (let t = 1; t < T; t++) out[t - 1] = env.turnRewards ? env.turnRewards[x][t - 1][prefixOf(env, s, t)] : 0;
+  out[T - 1] = env.rewards[x][s];
+  return out;
+}
