@@ -257,6 +257,8 @@ function resolveChanges(changes: ScheduledChange[], exp: Experiment): ScheduledC
 const ALGORITHM_IDS_DEFAULT = Object.keys(ALGORITHM_PRESETS).map((id) => ({ id }));
 
 function checkExecutor(exp: Experiment): void {
+  if (needsMonteCarlo(exp.env) && exp.env.turnRewards)
+    fail('env.turnRewards', `per-turn rewards need exact J (at most ${LIMITS.maxSequences.toLocaleString('en-US')} token sequences); this environment has more and would use a Monte-Carlo J`);
   if (needsMonteCarlo(exp.env))
     exp.algorithms.forEach((a, i) => {
       if (a.advantage === 'gae')
