@@ -3,14 +3,17 @@ import { PER_ITERATION_METRICS, slotOf } from '../core/run/series';
 
 // Streamed metrics as one Float64Array. For iterations k in (from, to], per run in order:
 // J[k]; then entropy[k] and optimalTokenProb[t][k] (evaluations after k iterations) when the
-// series stores evaluation k; then the metrics of the update k−1 → k (kl, clipFraction, …) when
-// it stores update k − 1 (k ≥ 1). Sender and receiver have the same iterations and `every`.
+// series stores evaluation k; then Jcontext[x][k] for every context x when it stores those
+// (several contexts; their own stride, jcontextEvery); then the metrics of the update k−1 → k
+// (kl, clipFraction, …) when it stores update k − 1 (k ≥ 1). Sender and receiver have the same
+// iterations, `every` and jcontextEvery (all from the experiment).
 
 function blockLength(s: RunSeries, from: number, to: number, turns: number): number {
   let n = 0;
   for (let k = from + 1; k <= to; k++) {
     n++;
     if (slotOf(k, s.iterations, s.every) >= 0) n += 1 + turns;
+    if (s.Jcontext.length > 0 && slotOf(k, s.iterations, s.jcontextEvery) >= 0) n += s.Jcontext.length;
     if (k >= 1 && slotOf(k - 1, s.iterations - 1, s.every) >= 0) n += PER_ITERATION_METRICS.length;
   }
   return n;
@@ -27,6 +30,8 @@ export function packBlock(series: RunSeries[], from: number, to: number, turns: 
         out[o++] = s.entropy[e];
         for (let t = 0; t < turns; t++) out[o++] = s.optimalTokenProb[t][e];
       }
+      const c = s.Jcontext.length > 0 ? slotOf(k, s.iterations, s.jcontextEvery) : -1;
+      if (c >= 0) for (const a of s.Jcontext) out[o++] = a[c];
       const u = k >= 1 ? slotOf(k - 1, s.iterations - 1, s.every) : -1;
       if (u >= 0) for (const m of PER_ITERATION_METRICS) out[o++] = s[m][u];
     }
@@ -46,6 +51,8 @@ export function unpackBlock(block: Float64Array, targets: RunSeries[], from: num
         s.entropy[e] = block[o++];
         for (let t = 0; t < turns; t++) s.optimalTokenProb[t][e] = block[o++];
       }
+      const c = s.Jcontext.length > 0 ? slotOf(k, s.iterations, s.jcontextEvery) : -1;
+      if (c >= 0) for (const a of s.Jcontext) a[c] = block[o++];
       const u = k >= 1 ? slotOf(k - 1, s.iterations - 1, s.every) : -1;
       if (u >= 0) for (const m of PER_ITERATION_METRICS) s[m][u] = block[o++];
     }

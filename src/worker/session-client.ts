@@ -1,5 +1,5 @@
 import type { Experiment } from '../core/config/resolve';
-import type { RunSpec } from '../core/run/partition';
+import { runSlot, seedsRun, type RunSpec } from '../core/run/partition';
 import type { TurnRecord } from '../core/run/turns';
 import type { BackendReport } from '../exec/tensor/backend';
 import type { Live } from '../ui/live';
@@ -42,6 +42,9 @@ interface Part {
  * page can line all runs up on one iteration before a step or a hot change.
  */
 export class Session {
+  // live.runs lists the runs in allRuns' order (partition.ts): by algorithm, then by the seed's
+  // position in exp.seedIndices (every seed, or the subset a config's `seedIndices` replays);
+  // runSlot(exp, algorithm, seed index) is a run's index there.
   private readonly parts: Part[];
   private seq = 0;
   private closed = false;
@@ -76,12 +79,21 @@ export class Session {
     if (this.closed) return;
     switch (e.type) {
       case 'ready': {
+        const missing = e.runs.find(([a, s]) => {
+          const t = this.live.runs[runSlot(this.exp, a, s)];
+          return !t || t.algoIndex !== a || t.seedIndex !== s;
+        });
+        if (missing) {
+          this.listener.error(`the page holds no run for algorithm ${missing[0]}, seed index ${missing[1]} where the runs of the experiment list it`);
+          return;
+        }
+        part.targets = e.runs.map(([a, s]) => this.live.runs[runSlot(this.exp, a, s)]);
         part.ready = true;
-        part.targets = e.runs.map(([a, s]) => this.live.runs[a * this.exp.seeds + s]);
         if (++this.readyCount === this.parts.length) this.listener.ready(e.backend);
         return;
       }
       case 'data':
+        if (!part.ready) return; // its runs could not be matched to the page's (reported)
         unpackBlock(e.block, part.targets, e.from, e.to, this.exp.env.turns);
         e.diverged.forEach((d, r) => (part.targets[r].diverged = d));
         part.iteration = e.to;
@@ -143,10 +155,10 @@ export class Session {
     return m;
   }
 
-  /** Perform the next iteration turn by turn (call when aligned); the records by global run index. */
+  /** Perform the next iteration turn by turn (call when aligned); the records by run index (allRuns' order, as live.runs). */
   async turns(): Promise<{ iteration: number; records: TurnRecord[] }> {
     const es = await this.command((seq) => ({ type: 'turns', seq }), true);
-    const records: TurnRecord[] = new Array(this.exp.algorithms.length * this.exp.seeds);
+    const records: TurnRecord[] = new Array(this.exp.algorithms.length * seedsRun(this.exp));
     let iteration = 0;
     es.forEach((e, i) => {
       if (e.type !== 'turns') return;
@@ -154,7 +166,7 @@ export class Session {
       const part = this.parts[i];
       e.records.forEach((rec, r) => {
         const s = part.targets[r];
-        records[s.algoIndex * this.exp.seeds + s.seedIndex] = rec;
+        records[runSlot(this.exp, s.algoIndex, s.seedIndex)] = rec;
       });
     });
     return { iteration, records };

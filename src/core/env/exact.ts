@@ -75,6 +75,11 @@ export interface PolicyValue {
   entropy: number;
   /** Per turn: probability of the optimal turn response along the optimal path, mean over contexts. */
   optimalProb: Float64Array;
+  /**
+   * Per context x (written only when there are several): the exact J of context x, E over τ of
+   * the total return given x; J is their mean. Allocated by evaluatePolicy when absent.
+   */
+  Jcontext?: Float64Array;
 }
 
 export interface EvalScratch {
@@ -105,6 +110,8 @@ export function evaluatePolicy(
   let J = 0;
   let H = 0;
   out.optimalProb.fill(0);
+  const C = env.contexts;
+  const perContext = C > 1 ? (out.Jcontext?.length === C ? out.Jcontext : (out.Jcontext = new Float64Array(C))) : null;
   for (let x = 0; x < env.contexts; x++) {
     const R = env.returns[x];
     const base = x * nodes;
@@ -136,6 +143,7 @@ export function evaluatePolicy(
       }
     }
     J += jx / env.contexts;
+    if (perContext) perContext[x] = jx;
     H += hx / (N * env.contexts);
     const pth = opt.path[x];
     for (let t = 0; t < T; t++) {
@@ -154,6 +162,7 @@ export function evaluatePolicy(
   return out;
 }
 
-export function makePolicyValue(T: number): PolicyValue {
-  return { J: 0, entropy: 0, optimalProb: new Float64Array(T) };
+/** `contexts` > 1: with its per-context J (evaluatePolicy allocates it otherwise on first use). */
+export function makePolicyValue(T: number, contexts = 1): PolicyValue {
+  return { J: 0, entropy: 0, optimalProb: new Float64Array(T), ...(contexts > 1 ? { Jcontext: new Float64Array(contexts) } : {}) };
 }

@@ -16,6 +16,8 @@ export interface RunResult {
   zeroVarianceGroups: (number | null)[];
   gradNorm: (number | null)[];
   wallMs: (number | null)[];
+  /** Several contexts only: per context x, the exact (or Monte-Carlo) J of context x, like J (iterations + 1 values; J is their mean). */
+  Jcontext?: (number | null)[][];
   violations: number[];
   diverged: number | null;
 }
@@ -36,6 +38,8 @@ export interface ExperimentResult {
   wallSeconds: number;
   /** Present when metrics other than J were stored only at every k-th iteration (and the last; the page does this past STORED_POINTS iterations): they are null between. */
   metricsEvery?: number;
+  /** Present when Jcontext was stored only at every k-th iteration (and the last) to keep contexts·(iterations+1)·runs within the stored-points limit: null between. */
+  jcontextEvery?: number;
   /** Digest of the J curves (results-hash.ts): what a permalink's `hash` is checked against. */
   resultsHash: ResultsHash;
 }
@@ -64,7 +68,11 @@ export function buildResult(
       id: a.id,
       runs: runs.map((s): RunResult => {
         const ev = (a: Float64Array) => list(expandSlots(a, s.iterations, s.every));
-        const r: Record<string, unknown> = { seed: s.seedIndex, J: list(s.J), entropy: ev(s.entropy), optimalTokenProb: s.optimalTokenProb.map(ev) };
+        const r: Record<string, unknown> = { seed: s.seedIndex, J: list(s.J) };
+        // several contexts: J of each context beside J (J is their mean)
+        if (exp.env.contexts > 1) r.Jcontext = s.Jcontext.map((a) => list(expandSlots(a, s.iterations, s.jcontextEvery)));
+        r.entropy = ev(s.entropy);
+        r.optimalTokenProb = s.optimalTokenProb.map(ev);
         for (const m of PER_ITERATION_METRICS) r[m] = list(expandSlots(s[m], s.iterations - 1, s.every));
         r.violations = violations(s.J, tol);
         r.diverged = s.diverged;
@@ -93,5 +101,6 @@ export function buildResult(
     algorithms,
     wallSeconds: meta.wallSeconds,
     ...(series.some((s) => s.every > 1) ? { metricsEvery: Math.max(...series.map((s) => s.every)) } : {}),
+    ...(exp.env.contexts > 1 && series.some((s) => s.jcontextEvery > 1) ? { jcontextEvery: Math.max(...series.map((s) => s.jcontextEvery)) } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { Experiment } from '../config/resolve';
+import { LIMITS } from '../config/schema';
 
 /**
  * Per-iteration metrics of one (algorithm, seed) run (algorithms.md §7). NaN = not reached.
@@ -20,6 +21,14 @@ export interface RunSeries {
   zeroVarianceGroups: Float64Array;
   gradNorm: Float64Array;
   wallMs: Float64Array;
+  /**
+   * Several contexts: per context x, the J of context x (J is their mean), stored at the
+   * multiples of `jcontextEvery` and the last evaluation, slots(iterations, jcontextEvery)
+   * each; empty with one context.
+   */
+  Jcontext: Float64Array[];
+  /** Stride of Jcontext (jcontextStride): 1, like J, unless that would store too much. */
+  jcontextEvery: number;
   diverged: number | null;
 }
 
@@ -45,11 +54,30 @@ export function slotOf(k: number, last: number, every: number): number {
 /** The stored index nearest below or at k (k itself when it is stored). */
 export const storedAtOrBefore = (k: number, last: number, every: number): number => (k === last ? k : Math.floor(k / every) * every);
 
+/**
+ * The stride at which a run stores its per-context J: 1 (every evaluation, like J) while
+ * contexts·(iterations + 1)·runs stays within the stored-points limit that bounds J
+ * (LIMITS.maxStoredPoints over every run of the experiment), else the smallest power of two
+ * that brings it within (never past `iterations`: then only J[0] and the last are kept).
+ * It depends on the experiment alone, so every worker and the page agree on it.
+ */
+export function jcontextStride(exp: Pick<Experiment, 'iterations' | 'algorithms' | 'seedIndices'> & { env: { contexts: number } }): number {
+  const C = exp.env.contexts;
+  if (C <= 1) return 1;
+  const perSlot = C * exp.algorithms.length * exp.seedIndices.length;
+  const n = exp.iterations;
+  let every = 1;
+  while (perSlot * slotCount(n, every) > LIMITS.maxStoredPoints && every < n) every *= 2;
+  return every;
+}
+
 export function makeRunSeries(exp: Experiment, algoIndex: number, seedIndex: number, every = 1): RunSeries {
   const n = exp.iterations;
   const nan = (len: number) => new Float64Array(len).fill(NaN);
   const evals = slotCount(n, every);
   const updates = slotCount(n - 1, every);
+  const jcEvery = jcontextStride(exp);
+  const C = exp.env.contexts;
   return {
     algoIndex,
     seedIndex,
@@ -63,6 +91,8 @@ export function makeRunSeries(exp: Experiment, algoIndex: number, seedIndex: num
     zeroVarianceGroups: nan(updates),
     gradNorm: nan(updates),
     wallMs: nan(updates),
+    Jcontext: C > 1 ? Array.from({ length: C }, () => nan(slotCount(n, jcEvery))) : [],
+    jcontextEvery: jcEvery,
     diverged: null,
   };
 }
@@ -76,14 +106,26 @@ export function putUpdate(s: RunSeries, metric: UpdateMetric, k: number, v: numb
   if (j >= 0) s[metric][j] = v;
 }
 
-/** Store an evaluation at iteration k, or mark the run diverged at k when J is not finite. */
-export function recordEvaluation(s: RunSeries, run: { diverged: number | null }, k: number, v: { J: number; entropy: number; optimalProb: ArrayLike<number> }): void {
+/**
+ * Store an evaluation at iteration k, or mark the run diverged at k when J is not finite.
+ * `Jcontext` (several contexts): J of each context, stored where the series keeps it.
+ */
+export function recordEvaluation(
+  s: RunSeries,
+  run: { diverged: number | null },
+  k: number,
+  v: { J: number; entropy: number; optimalProb: ArrayLike<number>; Jcontext?: ArrayLike<number> },
+): void {
   if (!Number.isFinite(v.J)) {
     run.diverged = k;
     s.diverged = k;
     return;
   }
   s.J[k] = v.J;
+  if (s.Jcontext.length > 0 && v.Jcontext) {
+    const c = slotOf(k, s.iterations, s.jcontextEvery);
+    if (c >= 0) for (let x = 0; x < s.Jcontext.length; x++) s.Jcontext[x][c] = v.Jcontext[x];
+  }
   const j = slotOf(k, s.iterations, s.every);
   if (j < 0) return;
   s.entropy[j] = v.entropy;
@@ -124,6 +166,7 @@ export function truncateSeries(s: RunSeries, upTo: number): RunSeries {
     zeroVarianceGroups: up(s.zeroVarianceGroups),
     gradNorm: up(s.gradNorm),
     wallMs: up(s.wallMs),
+    Jcontext: s.Jcontext.map((a) => cut(a, n, upTo, s.jcontextEvery)),
     diverged: s.diverged !== null && s.diverged <= upTo ? s.diverged : null,
   };
 }

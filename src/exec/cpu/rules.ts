@@ -1,4 +1,5 @@
 import { turnOrder } from '../../core/algo/orders';
+import { algorithmLr } from '../../core/algo/records';
 import { optimizerStep } from './optimizer';
 import type { Problem } from './problem';
 import { criticStep } from './rollouts';
@@ -29,6 +30,15 @@ interface Term {
   /** Turn whose parameters move (−1: all turns). */
   turn: number;
 }
+
+/**
+ * The run's learning rate now: its algorithm's own `lr`, else the experiment's optimizer.lr,
+ * read at every step (a change of optimizer.lr applies from the next step on).
+ */
+export const runLr = (pb: Problem, run: RunState): number => algorithmLr(run.algo, pb.exp.optimizer.lr);
+
+/** The critic's learning rate: criticLr, else the run's learning rate. */
+const criticLr = (pb: Problem, run: RunState): number => run.algo.criticLr ?? runLr(pb, run);
 
 /** Visited nodes of a turn (−1: all) are sc.batch.nodes[nodesFrom .. nodesTo). */
 const nodesFrom = (sc: Scratch, turn: number) => (turn < 0 ? 0 : sc.batch.turnStart[turn]);
@@ -88,7 +98,7 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
     }
   }
   finishGradient(theta, V, sc.logZ, sc.grad, sc.gsum, b.nodes, n0, n1);
-  optimizerStep(pb, pb.exp.optimizer.kind, pb.exp.optimizer.lr, theta, sc.grad, run.opt, term.turn, b.nodes, n0, n1);
+  optimizerStep(pb, pb.exp.optimizer.kind, runLr(pb, run), theta, sc.grad, run.opt, term.turn, b.nodes, n0, n1);
   for (let j = n0; j < n1; j++) sc.grad.fill(0, b.nodes[j] * V, b.nodes[j] * V + V);
 }
 
@@ -101,15 +111,15 @@ function runEpochs(pb: Problem, run: RunState, sc: Scratch, term: Term, stats: U
   for (let epoch = 0; epoch < run.algo.epochs; epoch++) {
     if (chunks > 1) run.shuffleRng.shuffle(sc.perm, n);
     for (let c = 0; c < chunks; c++) clippedStep(pb, run, sc, term, c * size, (c + 1) * size, chunks, stats);
-    if (withCritic) criticStep(pb, run, sc, run.algo.criticLr ?? pb.exp.optimizer.lr);
+    if (withCritic) criticStep(pb, run, sc, criticLr(pb, run));
   }
 }
 
 /** REINFORCE: one step along Σ_tok Â·∇log π(tok); the gradient is already in sc.grad (policyGradient). */
 export function reinforceUpdate(pb: Problem, run: RunState, sc: Scratch): void {
   const b = sc.batch;
-  optimizerStep(pb, pb.exp.optimizer.kind, pb.exp.optimizer.lr, run.theta, sc.grad, run.opt, -1, b.nodes, 0, b.nNodes);
-  criticStep(pb, run, sc, run.algo.criticLr ?? pb.exp.optimizer.lr);
+  optimizerStep(pb, pb.exp.optimizer.kind, runLr(pb, run), run.theta, sc.grad, run.opt, -1, b.nodes, 0, b.nNodes);
+  criticStep(pb, run, sc, criticLr(pb, run));
 }
 
 /** PPU, all turns at once: token-level (PPO/GRPO) or sequence-level (GSPO) ratios. */
@@ -156,7 +166,7 @@ export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats:
     onTurn?.(t);
   }
   // GAE's critic: one step per epoch (§3), as for the simultaneous rules
-  for (let e = 0; e < run.algo.epochs; e++) criticStep(pb, run, sc, run.algo.criticLr ?? pb.exp.optimizer.lr);
+  for (let e = 0; e < run.algo.epochs; e++) criticStep(pb, run, sc, criticLr(pb, run));
 }
 
 /** sc.grad ← the policy-gradient estimate at θ_old (full batch); returns its L2 norm. */

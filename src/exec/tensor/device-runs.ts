@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { Experiment } from '../../core/config/resolve';
+import { algorithmLr } from '../../core/algo/records';
 import type { RunSpec } from '../../core/run/partition';
 import { ADAM } from '../cpu/optimizer';
 import { dropForward, type DeviceRuns } from './device-iteration';
@@ -44,7 +45,7 @@ export function makeDeviceRuns(exp: Experiment, specs: RunSpec[], init: { table:
   return {
     policy: tabular ? tabularPolicy : mlpPolicy(init.shape),
     params,
-    opt: { kind: exp.optimizer.kind, lr: exp.optimizer.lr, m: adam ? params.map((p) => tf.zerosLike(p)) : [], v: adam ? params.map((p) => tf.zerosLike(p)) : [] },
+    opt: { kind: exp.optimizer.kind, lr: lrsOf(exp, specs), m: adam ? params.map((p) => tf.zerosLike(p)) : [], v: adam ? params.map((p) => tf.zerosLike(p)) : [] },
     consts: {
       eps: null,
       mClip: null,
@@ -74,12 +75,21 @@ function clipsOf(exp: Experiment, specs: RunSpec[]): number[] {
   return specs.map((s) => (exp.algorithms[s.algoIndex].rule === 'reinforce' ? 1e30 : exp.algorithms[s.algoIndex].clip));
 }
 
-/** Re-read the learning rate and clips from `exp` (changed while the experiment runs). */
+/**
+ * Each run's learning rate: its algorithm's own `lr`, else optimizer.lr. One shard holds runs
+ * of different learning rates: SGD folds each run's into its rows of the packed steps (and
+ * multiplies step 0 by a per-run [R, 1, 1] factor), Adam into each run's lc1.
+ */
+function lrsOf(exp: Experiment, specs: RunSpec[]): number[] {
+  return specs.map((s) => algorithmLr(exp.algorithms[s.algoIndex], exp.optimizer.lr));
+}
+
+/** Re-read the learning rates and clips from `exp` (changed while the experiment runs). */
 export function refreshHyper(d: DeviceRuns, exp: Experiment, specs: RunSpec[]): void {
   d.eps = clipsOf(exp, specs);
   disposeBounds(d.consts.eps);
   d.consts.eps = null; // rebuilt at the next iteration
-  d.opt.lr = exp.optimizer.lr;
+  d.opt.lr = lrsOf(exp, specs);
 }
 
 /** Per-run bounds [lo, hi] as scalars where every run has the same, else as [R, S, P] tiles. */

@@ -27,7 +27,8 @@ interface McRun {
 /**
  * MLP runs on environments with more token sequences than exact enumeration allows
  * (algorithms.md §1): rollouts are sampled through the network position by position, and J is
- * a Monte-Carlo estimate from `mcSamples` fresh rollouts per run (flagged in the result).
+ * a Monte-Carlo estimate from `mcSamples` fresh rollouts per run (flagged in the result),
+ * stratified over contexts: each context's J (Jcontext) is the mean return of its share.
  */
 export class McShard {
   readonly series: RunSeries[];
@@ -181,8 +182,13 @@ export class McShard {
         sum[x] += exp.env.rewards[x][sequenceIndex(tokens, (r * n + i) * P, P, tree.V)];
         cnt[x]++;
       }
+      // per context: the mean return of its stratum (J is their mean)
+      const Jcontext = new Float64Array(C);
       let J = 0;
-      for (let x = 0; x < C; x++) J += cnt[x] > 0 ? sum[x] / cnt[x] / C : NaN;
+      for (let x = 0; x < C; x++) {
+        Jcontext[x] = cnt[x] > 0 ? sum[x] / cnt[x] : NaN;
+        J += Jcontext[x] / C;
+      }
       const s = this.series[r];
       if (run.diverged !== null) return;
       if (!Number.isFinite(J) || !Number.isFinite(entropy[r])) {
@@ -190,7 +196,7 @@ export class McShard {
         s.diverged = k;
         return;
       }
-      recordEvaluation(s, run, k, { J, entropy: entropy[r] / (n * P), optimalProb: optimal.subarray(r * tree.T, (r + 1) * tree.T) });
+      recordEvaluation(s, run, k, { J, entropy: entropy[r] / (n * P), optimalProb: optimal.subarray(r * tree.T, (r + 1) * tree.T), Jcontext });
     });
   }
 

@@ -81,11 +81,11 @@ const finite = (x: number) => (x > BIG ? BIG : x < -BIG ? -BIG : x);
 
 /**
  * Every step of the iteration from the runs' plans. Runs whose plan is shorter sit a step out
- * with zero weights and an empty Adam scope. `eps[r]` is run r's ε; `lr` is folded into AW and
- * BAW of the steps after the first for SGD (`foldLr`). `adamCounts[r]` holds run r's steps per
+ * with zero weights and an empty Adam scope. `eps[r]` is run r's ε and `lr[r]` its learning
+ * rate: folded into AW and BAW of the steps after the first for SGD (`foldLr`), into lc1 for Adam. `adamCounts[r]` holds run r's steps per
  * turn (tables) or its single count (shared MLP), advanced here.
  */
-export function iterationArrays(hb: HostBatch, L: StepLayout, eps: number[], lr: number, foldLr: boolean, adamCounts: Int32Array[] | null, sc: StepScratch): IterationArrays {
+export function iterationArrays(hb: HostBatch, L: StepLayout, eps: number[], lr: number[], foldLr: boolean, adamCounts: Int32Array[] | null, sc: StepScratch): IterationArrays {
   const { R, S, P } = hb;
   const K = Math.max(0, ...hb.plans.map((p) => p.length));
   const F = L.F;
@@ -113,9 +113,9 @@ export function iterationArrays(hb: HostBatch, L: StepLayout, eps: number[], lr:
   let shareStep0 = K > 0;
   for (let k = 0; k < K; k++) {
     const row = k * F;
-    // step 0's coefficients stay unscaled (its gradient may be the reported one; the device applies lr)
-    const lrS = foldLr && k > 0 ? lr : 1;
     for (let r = 0; r < R; r++) {
+      // step 0's coefficients stay unscaled (its gradient may be the reported one; the device applies lr)
+      const lrS = foldLr && k > 0 ? lr[r] : 1;
       const plan = hb.plans[r];
       const st = plan[k];
       const prev = k > 0 ? plan[k - 1] : undefined;
@@ -185,7 +185,7 @@ export function iterationArrays(hb: HostBatch, L: StepLayout, eps: number[], lr:
           }
           data[o] = 1 - ADAM.beta1;
           data[o + 1] = 1 - ADAM.beta2;
-          data[o + 2] = lr / (1 - Math.pow(ADAM.beta1, steps[t]));
+          data[o + 2] = lr[r] / (1 - Math.pow(ADAM.beta1, steps[t]));
           data[o + 3] = 1 / (1 - Math.pow(ADAM.beta2, steps[t]));
         }
       }

@@ -12,7 +12,7 @@ import type { Rows, TensorPolicy } from './policy';
 //   lr    = diff                      (token terms)
 //         = diff · G                  (G [P, P] per run: identity for token terms, geo·pos in
 //                                      every column for grouped terms: the group's log-ratio)
-//   t     = ρ · AW,  AW = Â·w·pos (·lr for SGD), with ρ = exp(lr)
+//   t     = ρ · AW,  AW = Â·w·pos (·the run's lr for SGD), with ρ = exp(lr)
 //   keep  = t ≤ BAW, BAW = AW·(1 + ε) where Â > 0, AW·(1 − ε) where Â < 0 (M > 0 keeps Â's sign,
 //           so this is ρÂM ≤ clip(ρ)ÂM)
 //   c     = keep ? t·M : 0
@@ -66,7 +66,8 @@ export function outside(x: tf.Tensor, b: Bounds): tf.Tensor {
 
 export interface OptState {
   kind: 'sgd' | 'adam';
-  lr: number;
+  /** Each run's learning rate (its algorithm's own, else optimizer.lr), re-read after a change. */
+  lr: number[];
   m: tf.Tensor[];
   v: tf.Tensor[];
 }
@@ -182,14 +183,15 @@ export function step(ctx: StepContext, st: StepState, fields: () => StepTensors,
 
 /**
  * Gradient ascent: SGD (θ + g where the learning rate is already in the coefficients, else
- * θ + lr·g), or Adam with the step's scope and bias corrections (cpu/optimizer.ts), folded by
- * the host into s1 = scope·(1 − β1), s2 = scope·(1 − β2), lc1 = scope·lr / c1, ic2 = 1 / c2:
+ * θ + lr·g with each run's lr), or Adam with the step's scope and bias corrections
+ * (cpu/optimizer.ts), folded by the host into s1 = scope·(1 − β1), s2 = scope·(1 − β2),
+ * lc1 = scope·lr / c1 (the run's lr), ic2 = 1 / c2:
  *   m ← m + s1·(g − m),  v ← v + s2·(g² − v),  θ ← θ + lc1·m / (√(v·ic2) + ε)
  * (out of scope s1 = s2 = lc1 = 0: nothing moves; in scope m and v are Adam's new moments).
  */
 export function applyStep(params: tf.Tensor[], grads: tf.Tensor[], opt: OptState, a: StepTensors, lrFolded: boolean, k: Consts): { params: tf.Tensor[]; m: tf.Tensor[]; v: tf.Tensor[] } {
   if (opt.kind === 'sgd') {
-    const lr = lrFolded ? null : tf.scalar(opt.lr);
+    const lr = lrFolded ? null : perRun(opt.lr);
     return { params: params.map((p, i) => tf.add(p, lr ? tf.mul(grads[i], lr) : grads[i])), m: [], v: [] };
   }
   const m: tf.Tensor[] = [];
@@ -204,6 +206,12 @@ export function applyStep(params: tf.Tensor[], grads: tf.Tensor[], opt: OptState
     return tf.add(p, tf.div(tf.mul(lc1, mi), tf.add(tf.sqrt(tf.mul(vi, ic2)), k.adamEps!)));
   });
   return { params: next, m, v };
+}
+
+/** Per-run values as a scalar where every run has the same (in float32), else [R, 1, 1] (broadcast over a parameter [R, a, b]). */
+function perRun(x: number[]): tf.Tensor {
+  const f = Math.fround;
+  return x.every((v) => f(v) === f(x[0])) ? tf.scalar(x[0]) : tf.tensor3d(Float32Array.from(x), [x.length, 1, 1]);
 }
 
 /** Adam's coefficients [R, rows, 1] spread to a parameter's shape [R, rows, n] (or [R, 1, 1] to [R, a, b]) by matMul with ones. */

@@ -1,4 +1,5 @@
-import { PER_ITERATION_METRICS, slotOf, storageStride, storedUpTo, type RunSeries } from '../../core/run/series';
+import { jcontextStride, PER_ITERATION_METRICS, slotOf, storageStride, storedUpTo, type RunSeries } from '../../core/run/series';
+import { runSlot } from '../../core/run/partition';
 import type { Live } from '../live';
 import type { Plan } from '../plan';
 
@@ -12,6 +13,8 @@ import type { Plan } from '../plan';
 //   (shared/cli-contract.md "Result (JSON)"), so a row and the JSON mean the same thing:
 //   * evaluations, iterations + 1 values: `J`, `entropy` and `optimalTokenProb_turn<t>` (t = 1..T,
 //     the JSON's optimalTokenProb[t − 1]) at iteration k are the policy after k updates (k = 0: before any);
+//     with several contexts also `Jcontext[x]` (x = 0..contexts − 1, the JSON's Jcontext[x]): the J
+//     of context x (J is their mean);
 //   * per-update metrics, iterations values: `kl`, `clipFraction`, `zeroVarianceGroups`, `gradNorm`,
 //     `wallMs` at iteration k belong to the update that takes J[k] to J[k + 1] (the charts draw
 //     them at k + 1).
@@ -20,9 +23,12 @@ import type { Plan } from '../plan';
 //
 // Only what the page has computed is written: evaluations up to live.iteration, updates up to
 // live.iteration − 1. A diverged run keeps its rows (with empty values), so the row count is
-// algorithms × seeds × ((iteration + 1)·(2 + T) + iteration·5) whatever happened — except past
-// STORED_POINTS iterations, where the page keeps metrics other than J only at every k-th
-// iteration (series.ts): those have rows at the iterations kept, J at every iteration.
+// algorithms × seeds × ((iteration + 1)·(2 + T + C') + iteration·5) whatever happened (C' = the
+// contexts when there are several, else 0) — except past STORED_POINTS iterations, where the
+// page keeps metrics other than J only at every k-th iteration (series.ts): those have rows at
+// the iterations kept, J at every iteration (Jcontext: at every iteration unless contexts ·
+// (iterations + 1) · runs passes the stored-points limit, then at its own stride).
+// `seeds` are the seed indices that ran (a config's `seedIndices` may replay only some).
 // Rows are ordered by algorithm (config order), seed, iteration, then metric in the order above.
 
 export const CSV_HEADER = 'algorithm,seed,iteration,metric,value';
@@ -52,9 +58,16 @@ export function csvRowCount(plan: Plan, iteration: number): number {
   if (k < 0) return 0;
   const n = plan.exp.iterations;
   const every = storageStride(n);
-  const evals = (k + 1) + (1 + plan.exp.env.turns) * storedUpTo(k, n, every);
-  return plan.exp.algorithms.length * plan.exp.seeds * (evals + storedUpTo(k - 1, n - 1, every) * PER_ITERATION_METRICS.length);
+  const C = contextColumns(plan);
+  const evals = (k + 1) + (1 + plan.exp.env.turns) * storedUpTo(k, n, every) + C * storedUpTo(k, n, jcontextStride(plan.exp));
+  return plan.exp.algorithms.length * plan.exp.seedIndices.length * (evals + storedUpTo(k - 1, n - 1, every) * PER_ITERATION_METRICS.length);
 }
+
+/** `Jcontext[x]` rows per evaluation: the contexts when there are several, else none. */
+const contextColumns = (plan: Plan) => (plan.exp.env.contexts > 1 ? plan.exp.env.contexts : 0);
+
+/** `Jcontext[0]` for context 0: the JSON's name and index. */
+export const jcontextName = (x: number) => `Jcontext[${x}]`;
 
 const computedIterations = (plan: Plan, iteration: number) => Math.min(Math.floor(iteration), plan.exp.iterations);
 
@@ -77,8 +90,11 @@ export function resultsCsvChunks(plan: Plan, live: Live | null): string[] {
   // ",J," etc.: the constant middle of each row
   const evalNames = evaluationMetricNames(turns).map((m) => `,${csvField(m)},`);
   const updateNames = PER_ITERATION_METRICS.map((m) => `,${csvField(m)},`);
+  const C = contextColumns(plan);
+  const contextNames = Array.from({ length: C }, (_, x) => `,${csvField(jcontextName(x))},`);
+  const jcEvery = live.runs[0]?.jcontextEvery ?? jcontextStride(exp);
   const bySlot = new Map<number, RunSeries>();
-  for (const r of live.runs) bySlot.set(r.algoIndex * exp.seeds + r.seedIndex, r);
+  for (const r of live.runs) bySlot.set(runSlot(exp, r.algoIndex, r.seedIndex), r);
   let rows: string[] = [];
   const flush = () => {
     chunks.push(rows.join(''));
@@ -86,8 +102,8 @@ export function resultsCsvChunks(plan: Plan, live: Live | null): string[] {
   };
   for (let a = 0; a < exp.algorithms.length; a++) {
     const id = csvField(exp.algorithms[a].id);
-    for (let s = 0; s < exp.seeds; s++) {
-      const run = bySlot.get(a * exp.seeds + s);
+    for (const s of exp.seedIndices) {
+      const run = bySlot.get(runSlot(exp, a, s));
       const prefix = `${id},${s},`;
       for (let k = 0; k <= upTo; k++) {
         const head = prefix + k;
@@ -97,6 +113,8 @@ export function resultsCsvChunks(plan: Plan, live: Live | null): string[] {
           rows.push(head + evalNames[1] + (run ? cell(run.entropy[e]) : '') + '\n');
           for (let t = 0; t < turns; t++) rows.push(head + evalNames[2 + t] + (run ? cell(run.optimalTokenProb[t][e]) : '') + '\n');
         }
+        const c = C > 0 ? slotOf(k, n, jcEvery) : -1;
+        if (c >= 0) for (let x = 0; x < C; x++) rows.push(head + contextNames[x] + (run?.Jcontext[x] ? cell(run.Jcontext[x][c]) : '') + '\n');
         const u = k < upTo ? slotOf(k, n - 1, every) : -1;
         if (u >= 0)
           for (let m = 0; m < PER_ITERATION_METRICS.length; m++)

@@ -1,6 +1,7 @@
 import type { BackendReport } from '../../exec/tensor/backend';
 import { buildResult, type ExperimentResult } from '../../core/run/result';
 import { truncateSeries } from '../../core/run/series';
+import { seedPosition } from '../../core/run/partition';
 import { executorTag, resultsHash, type ResultsHash } from '../../core/metrics/results-hash';
 import { DEFAULT_VIEW } from '../../core/config/view';
 import { jIsEstimate } from '../charts/axis';
@@ -57,10 +58,10 @@ export function pageResult(plan: Plan, live: Live, meta: PageResultMeta): PageRe
     wallSeconds: meta.wallSeconds,
     jIsEstimate: jIsEstimate(exp),
   });
-  // curves[a][s]: algorithm a's seed s, as the permalink's digest (share.ts) takes them
+  // curves[a][p]: algorithm a's p-th seed that ran (every seed, or those `seedIndices` lists), as the permalink's digest (share.ts) takes them
   const ids = exp.algorithms.map((a) => a.id);
   const curves: Float64Array[][] = ids.map(() => []);
-  for (const s of series) curves[s.algoIndex][s.seedIndex] = s.J;
+  for (const s of series) curves[s.algoIndex][seedPosition(exp, s.seedIndex)] = s.J;
   const replay = shareConfig({ draft: plan.config as Record<string, unknown>, plan, live, view: DEFAULT_VIEW, embed: false });
   return {
     ...result,
