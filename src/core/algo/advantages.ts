@@ -57,6 +57,30 @@ export function groupAdvantages(
   }
 }
 
+/**
+ * Unbiased std over the batch of the un-normalized advantages that groupAdvantages just
+ * computed from the same rewards (reads its scratch): grae R_i − group mean, rloo R_i − mean
+ * of the others. With per-turn rewards this is the `batch` scale s of every turn (algorithms.md
+ * §3); it is the σ that `standardize` divides by in groupAdvantages' `batch`. Allocates nothing.
+ */
+export function advantageStd(rewards: ArrayLike<number>, group: ArrayLike<number>, n: number, estimator: 'grae' | 'rloo', s: GroupScratch): number {
+  let mu = 0;
+  for (let i = 0; i < n; i++) mu += rawAdvantage(rewards, group, i, estimator, s);
+  mu /= n;
+  let ss = 0;
+  for (let i = 0; i < n; i++) {
+    const d = rawAdvantage(rewards, group, i, estimator, s) - mu;
+    ss += d * d;
+  }
+  return n > 1 ? Math.sqrt(ss / (n - 1)) : 0;
+}
+
+function rawAdvantage(rewards: ArrayLike<number>, group: ArrayLike<number>, i: number, estimator: 'grae' | 'rloo', s: GroupScratch): number {
+  const g = group[i];
+  const c = s.count[g];
+  return estimator === 'grae' ? rewards[i] - s.sum[g] / c : rewards[i] - (s.sum[g] - rewards[i]) / (c - 1);
+}
+
 /** (a − μ) / (σ + ε) over the first n entries, σ unbiased. */
 export function standardize(a: Float64Array, n: number): void {
   let mu = 0;

@@ -42,3 +42,13 @@ export function turnRewardsAlong(env: Env, x: number, s: number, out: Float64Arr
   out[T - 1] = env.rewards[x][s];
   return out;
 }
+
+/**
+ * Discounted rewards-to-go G_t = Σ_{k≥t} γ^(k−t)·r_k of one rollout (algorithms.md §1), from its
+ * rewards r[from .. from + T) by turn, written into out[at .. at + T). Allocates nothing.
+ */
+export function rewardsToGo(r: ArrayLike<number>, from: number, T: number, gamma: number, out: Float64Array, at: number): void {
+  let g = r[from + T - 1];
+  out[at + T - 1] = g;
+  for (let t = T - 2; t >= 0; t--) out[at + t] = g = r[from + t] + gamma * g;
+}

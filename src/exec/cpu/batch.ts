@@ -13,7 +13,13 @@ export interface Batch {
   group: Int32Array;
   tok: Int32Array;
   node: Int32Array;
-  reward: Float64Array; // sampled: R with noise; exact: R̄
+  reward: Float64Array; // the undiscounted total return R = Σ_t r_t; sampled: with noise; exact: R̄
+  /** The terminal reward r_T (sampled: with its noise; exact: its mean): the same array as `reward` without env.turnRewards. */
+  terminal: Float64Array;
+  /** With env.turnRewards: the rewards by turn, r_1..r_T at [i·T + t] (r_T = terminal); else empty. */
+  turnReward: Float64Array;
+  /** With env.turnRewards: the discounted rewards-to-go G_t at [i·T + t] (algorithms.md §1); else empty. */
+  togo: Float64Array;
   weight: Float64Array; // the rollout's weight in a full-batch mean
   adv: Float64Array; // Â_i after normalization (per rollout)
   advTok: Float64Array; // the advantage fed to each token (turn discount, or GAE)
@@ -41,6 +47,9 @@ export function makeBatch(pb: Problem): Batch {
     tok: new Int32Array(n * N),
     node: new Int32Array(n * N),
     reward: new Float64Array(n),
+    terminal: new Float64Array(0),
+    turnReward: new Float64Array(pb.env.turnRewards ? n * pb.tree.T : 0),
+    togo: new Float64Array(pb.env.turnRewards ? n * pb.tree.T : 0),
     weight: new Float64Array(n),
     adv: new Float64Array(n),
     advTok: new Float64Array(n * N),
@@ -55,12 +64,16 @@ export function makeBatch(pb: Problem): Batch {
     sortFill: new Int32Array(pb.tree.T),
   };
   b.sortTmp = new Int32Array(b.nodes.length);
+  b.terminal = pb.env.turnRewards ? new Float64Array(n) : b.reward;
   if (pb.enumeration) {
     b.ctx.set(pb.enumeration.ctx);
     b.group.set(pb.enumeration.ctx);
     b.tok.set(pb.enumeration.tok);
     b.node.set(pb.enumeration.node);
     b.reward.set(pb.enumeration.reward);
+    if (b.terminal !== b.reward) b.terminal.set(pb.enumeration.terminal);
+    b.turnReward.set(pb.enumeration.turnReward);
+    b.togo.set(pb.enumeration.togo);
     collectNodes(pb, b, new Int32Array(pb.nodes), 1);
   }
   return b;

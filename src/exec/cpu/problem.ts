@@ -1,5 +1,6 @@
 import type { Experiment } from '../../core/config/resolve';
 import { computeOptimum, type Optimum } from '../../core/env/exact';
+import { rewardsToGo, turnRewardsAlong } from '../../core/env/returns';
 import { buildTree, decodeSequence, type Tree } from '../../core/env/tree';
 import type { Env } from '../../core/env/types';
 
@@ -21,8 +22,23 @@ export interface Problem {
   /** Rollouts per iteration and their capacity. */
   rollouts: number;
   exact: boolean;
-  /** Exact mode: the fixed enumeration (context, tokens, nodes, mean reward) of every sequence. */
-  enumeration: { ctx: Int32Array; tok: Int32Array; node: Int32Array; reward: Float64Array } | null;
+  /** Exact mode: the fixed enumeration of every sequence (see Enumeration). */
+  enumeration: Enumeration | null;
+}
+
+/** Exact mode's fixed batch: every token sequence of every context, i = x·sequences + s. */
+export interface Enumeration {
+  ctx: Int32Array;
+  tok: Int32Array; // [i·N + k]
+  node: Int32Array; // [i·N + k]
+  /** The undiscounted total mean return R̄ (env.returns: terminal plus every turn's reward). */
+  reward: Float64Array;
+  /** The terminal mean reward r̄_T (env.rewards); the same array as `reward` without turnRewards. */
+  terminal: Float64Array;
+  /** With turnRewards: the mean rewards by turn, r_1..r_T, at [i·T + t]; else empty. */
+  turnReward: Float64Array;
+  /** With turnRewards: the discounted rewards-to-go G_t at [i·T + t] (§1); else empty. */
+  togo: Float64Array;
 }
 
 export function buildProblem(exp: Experiment): Problem {
@@ -40,12 +56,23 @@ export function buildProblem(exp: Experiment): Problem {
     const tok = new Int32Array(rollouts * N);
     const node = new Int32Array(rollouts * N);
     const reward = new Float64Array(rollouts);
+    const T = tree.T;
+    const perTurn = env.turnRewards !== null;
+    const terminal = perTurn ? new Float64Array(rollouts) : reward;
+    const turnReward = new Float64Array(perTurn ? rollouts * T : 0);
+    const togo = new Float64Array(perTurn ? rollouts * T : 0);
+    const along = new Float64Array(T);
     const seq = new Int32Array(N);
     for (let x = 0; x < env.contexts; x++) {
       for (let s = 0; s < tree.sequences; s++) {
         const i = x * tree.sequences + s;
         ctx[i] = x;
-        reward[i] = env.rewards[x][s];
+        reward[i] = env.returns[x][s]; // = env.rewards[x][s] without turn rewards (the same arrays)
+        if (perTurn) {
+          terminal[i] = env.rewards[x][s];
+          turnReward.set(turnRewardsAlong(env, x, s, along), i * T);
+          rewardsToGo(along, 0, T, env.gamma, togo, i * T);
+        }
         decodeSequence(tree, s, seq);
         let q = 0;
         for (let k = 0; k < N; k++) {
@@ -55,7 +82,7 @@ export function buildProblem(exp: Experiment): Problem {
         }
       }
     }
-    enumeration = { ctx, tok, node, reward };
+    enumeration = { ctx, tok, node, reward, terminal, turnReward, togo };
   }
   const turnDiscount = Float64Array.from({ length: tree.T }, (_, t) => Math.pow(env.gamma, tree.T - 1 - t));
   return { exp, env, tree, opt: computeOptimum(env, tree), nodes, params: nodes * tree.V, turnDiscount, turnOfNode, rollouts, exact, enumeration };

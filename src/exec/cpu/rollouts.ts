@@ -1,5 +1,6 @@
-import { groupAdvantages, NORM_EPS, standardize } from '../../core/algo/advantages';
+import { advantageStd, groupAdvantages, NORM_EPS, standardize } from '../../core/algo/advantages';
 import { evaluatePolicy, softmaxTable } from '../../core/env/exact';
+import { rewardsToGo } from '../../core/env/returns';
 import { noiseVariance } from '../../core/env/types';
 import { stepDiscount } from '../../core/env/tree';
 import { collectNodes } from './batch';
@@ -8,10 +9,14 @@ import type { Scratch } from './scratch';
 import type { RunState } from './state';
 import { logNormalizer } from './tabular';
 
-/** Sample B·G rollouts from π_old token by token (algorithms.md §3.1), recording log π_old. */
+/**
+ * Sample B·G rollouts from π_old token by token (algorithms.md §3.1), recording log π_old, the
+ * rewards by turn (noise on the terminal one only), their total R and, with per-turn rewards,
+ * the discounted rewards-to-go G_t (§1).
+ */
 export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch): void {
   const { tree, env } = pb;
-  const { V, N, offset, nodesPerContext } = tree;
+  const { V, N, L, T, offset, nodesPerContext } = tree;
   const b = sc.batch;
   const G = pb.exp.groupSize;
   const B = env.contextsPerBatch;
@@ -30,6 +35,7 @@ export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch): void {
     const x = ctxs[g0];
     const noise = env.noise[x];
     const R = env.rewards[x];
+    const turnTables = env.turnRewards ? env.turnRewards[x] : null;
     for (let j = 0; j < G; j++) {
       const i = g0 * G + j;
       b.ctx[i] = x;
@@ -53,10 +59,23 @@ export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch): void {
         b.node[i * N + k] = n;
         b.logpOld[i * N + k] = theta[o + a] - lz;
         q = q * V + a;
+        // the reward of turn t < T, paid after its last token, indexed by the (t+1)-turn prefix q
+        if (turnTables && k < N - 1 && (k + 1) % L === 0) b.turnReward[i * T + (k + 1) / L - 1] = turnTables[(k + 1) / L - 1][q];
       }
       const mean = R[q];
-      b.reward[i] =
+      const terminal =
         noise.kind === 'gaussian' ? mean + noise.sigma * rng.normal() : noise.kind === 'bernoulli' ? (rng.uniform() < mean ? 1 : 0) : mean;
+      if (!turnTables) {
+        b.reward[i] = terminal; // b.terminal is the same array
+        continue;
+      }
+      b.terminal[i] = terminal;
+      b.turnReward[i * T + T - 1] = terminal;
+      // the total in the order of env.returns (terminal, then turns 1..T−1), so without noise R = R̄ exactly
+      let total = terminal;
+      for (let t = 0; t < T - 1; t++) total += b.turnReward[i * T + t];
+      b.reward[i] = total;
+      rewardsToGo(b.turnReward, i * T, T, env.gamma, b.togo, i * T);
     }
   }
   collectNodes(pb, b, sc.stamp, ++sc.mark);
@@ -74,23 +93,37 @@ export function weighEnumeration(pb: Problem, run: RunState, sc: Scratch): void 
   for (let j = 0; j < b.n * b.N; j++) b.logpOld[j] = run.theta[b.node[j] * V + b.tok[j]] - sc.logZOld[b.node[j]];
 }
 
-/** Exact per-context mean V_old(x) and variance of R (noise included) under the batch weights. */
+/**
+ * Exact per-context mean V_old(x) and variance of the total return R (the terminal reward's
+ * noise variance included: it depends on the terminal mean, not the total) under the batch
+ * weights; with per-turn rewards also E_old[G_t | x] in sc.turnMean.
+ */
 function exactContextMoments(pb: Problem, sc: Scratch): void {
   const b = sc.batch;
   const C = pb.env.contexts;
+  const T = pb.tree.T;
   sc.ctxMean.fill(0);
   sc.ctxVar.fill(0);
   for (let i = 0; i < b.n; i++) sc.ctxMean[b.ctx[i]] += b.weight[i] * C * b.reward[i];
   for (let i = 0; i < b.n; i++) {
     const x = b.ctx[i];
     const d = b.reward[i] - sc.ctxMean[x];
-    sc.ctxVar[x] += b.weight[i] * C * (d * d + noiseVariance(pb.env.noise[x], b.reward[i]));
+    sc.ctxVar[x] += b.weight[i] * C * (d * d + noiseVariance(pb.env.noise[x], b.terminal[i]));
+  }
+  if (!pb.env.turnRewards) return;
+  const m = sc.turnMean;
+  m.fill(0, 0, C * T);
+  for (let i = 0; i < b.n; i++) {
+    const w = b.weight[i] * C;
+    const o = b.ctx[i] * T;
+    for (let t = 0; t < T; t++) m[o + t] += w * b.togo[i * T + t];
   }
 }
 
 /**
  * Advantages Â_i and the advantage fed to each token (§3.2–3.3): grae/rloo with the turn
- * discount γ^(T−t), or GAE per token. Returns the fraction of groups with zero reward variance.
+ * discount γ^(T−t) (with per-turn rewards: from the rewards-to-go G_t, turnAdvantages), or GAE
+ * per token. Returns the fraction of groups with zero reward variance.
  */
 export function computeAdvantages(pb: Problem, run: RunState, sc: Scratch): number {
   const b = sc.batch;
@@ -121,16 +154,67 @@ export function computeAdvantages(pb: Problem, run: RunState, sc: Scratch): numb
       b.adv[i] = a.normalization === 'group' ? d / (Math.sqrt(sc.ctxVar[x]) + NORM_EPS) : a.normalization === 'batch' ? d / (sigma + NORM_EPS) : d;
     }
   }
+  if (pb.env.turnRewards) {
+    turnAdvantages(pb, run, sc);
+    return zeroVar;
+  }
   const disc = pb.turnDiscount;
   for (let i = 0; i < b.n; i++)
     for (let k = 0; k < N; k++) b.advTok[i * N + k] = disc[Math.floor(k / L)] * b.adv[i];
   return zeroVar;
 }
 
-/** GAE with γ_step (γ between turns, 1 within) and λ; exact mode uses Q_old − V_old. */
+/**
+ * Per-turn rewards (§3.2): turn t's tokens are fed Â_i,t = (G_i,t − baseline of G_t) / s, the
+ * baseline being the group mean of G_t (rloo: of the other members; exact: E_old[G_t | x]) and
+ * s one constant per group or batch from the total return R: 1 (`none`), the group's std of R
+ * + ε (`group`; exact: the population std given x, noise included), or the batch's std of the
+ * rollout advantages Â_i of R + ε (`batch`; exact: √E_x Var_old(R | x) + ε). With a terminal
+ * reward only, G_t = γ^(T−t)·R and this is the turn-discounted rule. b.adv (GSPO) stays Â of R.
+ */
+function turnAdvantages(pb: Problem, run: RunState, sc: Scratch): void {
+  const b = sc.batch;
+  const { N, L, T } = pb.tree;
+  const norm = run.algo.normalization;
+  const m = sc.turnMean;
+  const Gt = b.togo;
+  if (pb.exact) {
+    let sigma = 0;
+    if (norm === 'batch') for (let x = 0; x < pb.env.contexts; x++) sigma += sc.ctxVar[x] / pb.env.contexts;
+    sigma = Math.sqrt(sigma);
+    for (let i = 0; i < b.n; i++) {
+      const x = b.ctx[i];
+      const s = norm === 'group' ? Math.sqrt(sc.ctxVar[x]) + NORM_EPS : norm === 'batch' ? sigma + NORM_EPS : 1;
+      for (let t = 0; t < T; t++) b.advTok.fill((Gt[i * T + t] - m[x * T + t]) / s, i * N + t * L, i * N + t * L + L);
+    }
+    return;
+  }
+  const gs = sc.groups; // sum, sumSq and count of R per group, from groupAdvantages
+  const rloo = run.algo.advantage === 'rloo';
+  m.fill(0, 0, b.groups * T);
+  for (let i = 0; i < b.n; i++) for (let t = 0; t < T; t++) m[b.group[i] * T + t] += Gt[i * T + t];
+  const sigma = norm === 'batch' ? advantageStd(b.reward, b.group, b.n, rloo ? 'rloo' : 'grae', gs) : 0;
+  for (let i = 0; i < b.n; i++) {
+    const g = b.group[i];
+    const c = gs.count[g];
+    const s = norm === 'group' ? Math.sqrt(gs.sumSq[g] / (c - 1)) + NORM_EPS : norm === 'batch' ? sigma + NORM_EPS : 1;
+    for (let t = 0; t < T; t++) {
+      const G = Gt[i * T + t];
+      const sum = m[g * T + t];
+      const d = rloo ? G - (sum - G) / (c - 1) : G - sum / c;
+      b.advTok.fill(d / s, i * N + t * L, i * N + t * L + L);
+    }
+  }
+}
+
+/**
+ * GAE with γ_step (γ between turns, 1 within) and λ, each turn's reward r_t at its last token
+ * (the terminal one, with its noise, at the last token); exact mode uses Q_old − V_old.
+ */
 function gaeAdvantages(pb: Problem, run: RunState, sc: Scratch): void {
   const b = sc.batch;
-  const { N, V, nodesPerContext, offset } = pb.tree;
+  const { N, V, L, T, nodesPerContext, offset } = pb.tree;
+  const perTurn = pb.env.turnRewards !== null;
   const gamma = pb.env.gamma;
   const lambda = run.algo.gaeLambda;
   if (pb.exact) {
@@ -141,13 +225,16 @@ function gaeAdvantages(pb: Problem, run: RunState, sc: Scratch): void {
       const R = pb.env.rewards[x];
       for (let p = N - 1; p >= 0; p--) {
         const disc = stepDiscount(pb.tree, gamma, p);
+        // the end of turn t < T: its reward, indexed by the (t+1)-turn prefix q·V + a
+        const paid = perTurn && p < N - 1 && (p + 1) % L === 0 ? pb.env.turnRewards![x][(p + 1) / L - 1] : null;
         for (let n = offset[p]; n < offset[p + 1]; n++) {
           const o = (base + n) * V;
           const q = n - offset[p];
           let v = 0;
           for (let a = 0; a < V; a++) {
             const pa = Math.exp(sc.thetaOld[o + a] - sc.logZOld[base + n]);
-            v += pa * (p === N - 1 ? R[q * V + a] : disc * Vn[base + offset[p + 1] + q * V + a]);
+            const next = base + offset[p + 1] + q * V + a;
+            v += pa * (p === N - 1 ? R[q * V + a] : paid ? paid[q * V + a] + disc * Vn[next] : disc * Vn[next]);
           }
           Vn[base + n] = v;
         }
@@ -156,7 +243,13 @@ function gaeAdvantages(pb: Problem, run: RunState, sc: Scratch): void {
     for (let i = 0; i < b.n; i++) {
       for (let k = 0; k < N; k++) {
         const j = i * N + k;
-        const q = k === N - 1 ? b.reward[i] : stepDiscount(pb.tree, gamma, k) * Vn[b.node[j + 1]];
+        const disc = stepDiscount(pb.tree, gamma, k);
+        const q =
+          k === N - 1
+            ? b.terminal[i]
+            : perTurn && (k + 1) % L === 0
+              ? b.turnReward[i * T + (k + 1) / L - 1] + disc * Vn[b.node[j + 1]]
+              : disc * Vn[b.node[j + 1]];
         b.advTok[j] = q - Vn[b.node[j]];
       }
     }
@@ -169,7 +262,8 @@ function gaeAdvantages(pb: Problem, run: RunState, sc: Scratch): void {
         const j = i * N + k;
         const disc = stepDiscount(pb.tree, gamma, k);
         const v = Vc[b.node[j]];
-        const delta = (k === N - 1 ? b.reward[i] : 0) + disc * next - v;
+        const r = k === N - 1 ? b.terminal[i] : perTurn && (k + 1) % L === 0 ? b.turnReward[i * T + (k + 1) / L - 1] : 0;
+        const delta = r + disc * next - v;
         acc = delta + disc * lambda * (k === N - 1 ? 0 : acc);
         b.advTok[j] = acc;
         b.target[j] = acc + v;
@@ -203,7 +297,7 @@ function normalizeTokenAdvantages(pb: Problem, run: RunState, sc: Scratch): void
   for (let i = 0; i < b.n; i++) for (let k = 0; k < N; k++) mu += (b.weight[i] / N) * b.advTok[i * N + k];
   let v = 0;
   for (let i = 0; i < b.n; i++) {
-    const nv = noiseVariance(pb.env.noise[b.ctx[i]], b.reward[i]); // enters the last token's advantage
+    const nv = noiseVariance(pb.env.noise[b.ctx[i]], b.terminal[i]); // the terminal reward's noise enters the last token's advantage
     for (let k = 0; k < N; k++) {
       const d = b.advTok[i * N + k] - mu;
       v += (b.weight[i] / N) * (d * d + (k === N - 1 ? nv : 0));

@@ -22,6 +22,8 @@ export interface Scratch {
   groups: GroupScratch;
   ctxMean: Float64Array;
   ctxVar: Float64Array;
+  /** With env.turnRewards, per context (exact: E_old[G_t | x]) or group (sampled: Σ G_t) and turn, at [·T + t]; else empty. */
+  turnMean: Float64Array;
   nodeValue: Float64Array; // nodes: exact V_old for GAE
   criticGrad: Float64Array; // nodes
   klNode: Float64Array; // nodes
@@ -51,6 +53,7 @@ export function makeScratch(pb: Problem): Scratch {
     groups: makeGroupScratch(batch.groups),
     ctxMean: new Float64Array(env.contexts),
     ctxVar: new Float64Array(env.contexts),
+    turnMean: new Float64Array(env.turnRewards ? Math.max(env.contexts, batch.groups) * tree.T : 0),
     nodeValue: new Float64Array(nodes),
     criticGrad: new Float64Array(nodes),
     klNode: new Float64Array(nodes),
