@@ -145,7 +145,8 @@ const HOSTILE = [
 const REAL_KEYS = [
   'v', 'z', 'version', 'env', 'env.preset', 'env.turns', 'env.vocab', 'env.tokensPerTurn', 'env.contexts', 'env.contextsPerBatch',
   'env.rewards', 'env.rewards.0', 'env.rewards.1', 'env.rewards.0.3', 'env.noise', 'env.noise.kind', 'env.noise.sigma', 'env.noise.0.kind',
-  'env.noise.1.sigma', 'env.gamma', 'policy', 'policy.kind', 'policy.hidden', 'policy.hidden.0', 'policy.activation', 'policy.initScale',
+  'env.noise.1.sigma', 'env.gamma', 'env.turnRewards', 'env.turnRewards.0', 'env.turnRewards.0.1', 'env.turnRewards.0.0.2', 'seedIndices',
+  'seedIndices.0', 'algorithms.0.lr', 'algorithms.3.lr', 'policy', 'policy.kind', 'policy.hidden', 'policy.hidden.0', 'policy.activation', 'policy.initScale',
   'mode', 'iterations', 'seeds', 'seed', 'groupSize', 'optimizer', 'optimizer.kind', 'optimizer.lr', 'algorithms', 'algorithms.0',
   'algorithms.0.id', 'algorithms.0.preset', 'algorithms.1.clip', 'algorithms.0.epochs', 'algorithms.2.normalization', 'algorithms.0.order',
   'algorithms.0.rule', 'algorithms.0.advantage', 'algorithms.0.mClip', 'algorithms.0.minibatches', 'algorithms.0.criticLr', 'algorithms.15.clip',
@@ -167,7 +168,7 @@ const key = fc.oneof(
 
 const realValue = fc.oneof(
   fc.constantFrom(...ENV_PRESET_NAMES, ...ALGORITHM_IDS, ...METRICS, ...X_AXES, 'tabular', 'mlp', 'exact', 'sampled', 'sgd', 'adam'),
-  fc.constantFrom('[seeupo,grpo]', '[grpo]', '[]', '[8,4]', '[[0,0.3,1,0]]', '[0,1,0,1]', 'optimizer.lr', '"algorithms[0].clip"', '0123456789ab', 'cpu', 'tensor-webgl', '0.1.0'),
+  fc.constantFrom('[seeupo,grpo]', '[grpo]', '[]', '[8,4]', '[[0,0.3,1,0]]', '[0,1,0,1]', '[[[0.5,0]]]', '[[0.5,0],[1,0,0,1]]', '[0,2]', '999', 'optimizer.lr', '"algorithms[0].clip"', '0123456789ab', 'cpu', 'tensor-webgl', '0.1.0'),
   fc.integer({ min: -10, max: 5000 }).map(String),
   fc.double({ noNaN: true }).map(String),
   fc.boolean().map(String),
@@ -277,6 +278,16 @@ const customEnv = (big: boolean) =>
       return fc
         .record({
           rewards: fc.array(fc.array(cell, { minLength: cells, maxLength: cells }), { minLength: contexts, maxLength: contexts }),
+          // per-turn rewards (T − 1 tables of V^(t·L) per context); noise applies to the terminal table only
+          turnRewards: opt(
+            fc.array(
+              fc.tuple(...Array.from({ length: turns - 1 }, (_, t) => {
+                const n = vocab ** ((t + 1) * tokensPerTurn);
+                return fc.array(cell, { minLength: n, maxLength: n });
+              })),
+              { minLength: contexts, maxLength: contexts },
+            ),
+          ),
           writeContexts: fc.boolean(),
           contextsPerBatch: opt(fc.integer({ min: 1, max: contexts })),
           noise: opt(noiseFor(contexts, bernoulli)),
@@ -307,6 +318,7 @@ const algorithmEntry = (id: string) =>
       turnRatio: opt(fc.constantFrom('product', 'geomean')),
       mCorrection: opt(fc.boolean()),
       mClip: opt(fc.oneof(fc.constant(null), dbl(1e-6, 0.999))),
+      lr: opt(fc.oneof(fc.constant(null), dbl(1e-6, 1000), fc.constant(0.5))),
     })
     .map((r) => defined({ id, ...r }));
 
@@ -326,9 +338,10 @@ const validConfig = (env: fc.Arbitrary<Config>): fc.Arbitrary<Config> =>
       mode: opt(fc.constantFrom('exact', 'sampled')),
       iterations: fc.integer({ min: 1, max: 30 }),
       seeds: opt(fc.integer({ min: 1, max: 3 })),
+      seedIndices: opt(fc.uniqueArray(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 3 })),
       seed: opt(fc.oneof(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.constant(0))),
       groupSize: opt(fc.integer({ min: 2, max: 16 })),
-      optimizer: opt(fc.record({ kind: fc.constantFrom('sgd', 'adam'), lr: fc.oneof(dbl(1e-6, 100), fc.constant(0.3)) })),
+      optimizer: opt(fc.record({ kind: fc.constantFrom('sgd', 'adam'), lr: fc.oneof(dbl(1e-6, 1000), fc.constant(0.3)) })),
       algorithms: opt(algorithms),
       executor: opt(fc.constantFrom('auto', 'tensor', 'cpu')),
       backend: opt(fc.constantFrom('webgpu', 'webgl', 'wasm', 'cpu')),
@@ -337,8 +350,10 @@ const validConfig = (env: fc.Arbitrary<Config>): fc.Arbitrary<Config> =>
         fc.array(fc.record({ at: fc.nat(), lr: fc.boolean(), i: fc.nat(), value: fc.oneof(dbl(1e-6, 10), fc.constant(0.3)) }), { maxLength: 4 }),
       ),
     })
-    .map(({ changes, ...c }) => {
+    .map(({ changes, seedIndices, ...c }) => {
       const config: Config = defined({ version: 1, ...c });
+      // seed indices below the experiment's seeds (16 by default)
+      if (seedIndices) config.seedIndices = seedIndices.filter((i) => i < (c.seeds ?? 16)).concat(seedIndices.some((i) => i < (c.seeds ?? 16)) ? [] : [0]);
       if ((c.policy as { kind?: string } | undefined)?.kind === 'mlp' && c.executor === 'cpu') config.executor = 'tensor';
       const n = (c.algorithms ?? ALGORITHM_IDS).length;
       if (changes)

@@ -38,13 +38,14 @@ export function entryLabel(entry: unknown): string {
   return id ? algorithmLabel({ ...ALGORITHM_DEFAULTS, id, rule: 'reinforce' }) : '(no id)';
 }
 
-/** One line: "GRPO · grae · group norm · ppu · token ratio · ε 0.2". */
+/** One line: "GRPO · grae · group norm · ppu · token ratio · ε 0.2" (and "· lr 0.5" with a learning rate of its own). */
 export function algorithmSummary(entry: unknown): string {
   const r = effectiveAlgorithm(entry);
   const parts = [entryLabel(entry), String(r.advantage), r.normalization === 'none' ? 'no norm' : `${String(r.normalization)} norm`, String(r.rule)];
   if (r.rule === 'ppu') parts.push(`${String(r.ratio)} ratio`);
   if (r.rule === 'sequential') parts.push(String(r.order), String(r.turnRatio));
   if (r.rule !== 'reinforce') parts.push(`ε ${String(r.clip)}`);
+  if (r.lr !== null && r.lr !== undefined) parts.push(`lr ${String(r.lr)}`);
   return parts.join(' · ');
 }
 
@@ -105,11 +106,22 @@ export function toCustomEnv(draft: Draft): DraftEdit {
     gamma: resolved.gamma,
   };
   if (resolved.contextsPerBatch !== resolved.contexts) custom.contextsPerBatch = resolved.contextsPerBatch;
+  // a preset's per-turn rewards (an override in the config) go along, zeros included
+  if (Array.isArray(env.turnRewards)) custom.turnRewards = structuredClone(env.turnRewards);
   return { ok: true, draft: { ...draft, env: custom } };
 }
 
-/** Sizes of a custom table when they are valid integers: contexts, sequences per context. */
-export function customTableShape(draft: Draft): { contexts: number; sequences: number } | null {
+/** Sizes of a custom table when they are valid integers. */
+export interface TableShape {
+  contexts: number;
+  /** V^(T·L): cells of the terminal table per context. */
+  sequences: number;
+  /** Per turn t < T (index t − 1): V^(t·L), the cells of its turn-reward table per context. */
+  prefixes: number[];
+}
+
+/** Sizes of a custom table when they are valid integers: contexts, sequences per context, turn-table sizes. */
+export function customTableShape(draft: Draft): TableShape | null {
   if (!isCustomEnv(draft)) return null;
   const env = draft.env as Record<string, unknown>;
   const okInt = (v: unknown, s: { min: number; max: number }) => typeof v === 'number' && Number.isInteger(v) && v >= s.min && v <= s.max;
@@ -117,10 +129,54 @@ export function customTableShape(draft: Draft): { contexts: number; sequences: n
   const rows = Array.isArray(env.rewards) ? env.rewards.length : 0;
   const contexts = env.contexts === undefined ? Math.max(1, rows) : env.contexts;
   if (!okInt(contexts, LIMITS.contexts)) return null;
-  return { contexts: contexts as number, sequences: Math.pow(env.vocab as number, (env.turns as number) * (env.tokensPerTurn as number)) };
+  const V = env.vocab as number, T = env.turns as number, L = env.tokensPerTurn as number;
+  return { contexts: contexts as number, sequences: Math.pow(V, T * L), prefixes: Array.from({ length: T - 1 }, (_, t) => Math.pow(V, (t + 1) * L)) };
 }
 
-/** A custom table rebuilt with zeros to fit its sizes (contexts × V^(T·L)); refused past 512 cells. */
+/** Cells of the per-turn tables for a shape: contexts · Σ_t V^(t·L). */
+export const turnTableCells = (shape: TableShape): number => shape.contexts * shape.prefixes.reduce((a, b) => a + b, 0);
+
+/** Per-turn reward tables of zeros for a shape (per context, T − 1 tables). */
+const zeroTurnTables = (shape: TableShape): number[][][] =>
+  Array.from({ length: shape.contexts }, () => shape.prefixes.map((n) => new Array<number>(n).fill(0)));
+
+/** True when the draft's env.turnRewards has exactly the shape's tables (cells not checked). */
+export function turnTablesFit(turnRewards: unknown, shape: TableShape): boolean {
+  return (
+    Array.isArray(turnRewards) &&
+    turnRewards.length === shape.contexts &&
+    turnRewards.every(
+      (tables) => Array.isArray(tables) && tables.length === shape.prefixes.length && tables.every((t, i) => Array.isArray(t) && t.length === shape.prefixes[i]),
+    )
+  );
+}
+
+/**
+ * Per-turn rewards on (tables of zeros at the current sizes: the same experiment until a cell is
+ * edited) or off (no `turnRewards` key at all). Needs valid sizes and at least two turns.
+ */
+export function setTurnRewards(draft: Draft, on: boolean): DraftEdit {
+  if (!isCustomEnv(draft)) return { ok: false, error: 'per-turn rewards are edited on a custom table: choose "Custom table" first' };
+  const env = { ...(draft.env as Record<string, unknown>) };
+  if (!on) {
+    delete env.turnRewards;
+    return { ok: true, draft: { ...draft, env } };
+  }
+  const shape = customTableShape(draft);
+  if (!shape) return { ok: false, error: 'set valid turns, tokens per turn, vocabulary and contexts first' };
+  if (shape.prefixes.length === 0) return { ok: false, error: 'one turn: its only reward is the terminal table (per-turn rewards need at least 2 turns)' };
+  const cells = turnTableCells(shape);
+  if (cells > MAX_EDITOR_CELLS)
+    return { ok: false, error: `the per-turn tables would have ${cells.toLocaleString('en-US')} cells; the editor builds tables of at most ${MAX_EDITOR_CELLS}` };
+  if (turnTablesFit(env.turnRewards, shape)) return { ok: true, draft };
+  env.turnRewards = zeroTurnTables(shape);
+  return { ok: true, draft: { ...draft, env } };
+}
+
+/**
+ * A custom table rebuilt with zeros to fit its sizes (contexts × V^(T·L)); refused past 512 cells.
+ * Per-turn tables, when present, are rebuilt with zeros too (and removed at one turn).
+ */
 export function resizeRewards(draft: Draft): DraftEdit {
   const shape = customTableShape(draft);
   if (!shape) return { ok: false, error: 'set valid turns, tokens per turn, vocabulary and contexts first' };
@@ -129,6 +185,10 @@ export function resizeRewards(draft: Draft): DraftEdit {
     return { ok: false, error: `contexts·V^(T·L) = ${cells.toLocaleString('en-US')} cells; the editor builds tables of at most ${MAX_EDITOR_CELLS}` };
   const env = { ...(draft.env as Record<string, unknown>) };
   env.rewards = Array.from({ length: shape.contexts }, () => new Array<number>(shape.sequences).fill(0));
+  if (env.turnRewards !== undefined) {
+    if (shape.prefixes.length === 0) delete env.turnRewards;
+    else env.turnRewards = zeroTurnTables(shape);
+  }
   if (Array.isArray(env.noise) && env.noise.length !== shape.contexts) env.noise = env.noise[0] ?? { kind: 'none' };
   if (typeof env.contextsPerBatch === 'number' && env.contextsPerBatch > shape.contexts) delete env.contextsPerBatch;
   return { ok: true, draft: { ...draft, env } };

@@ -16,6 +16,9 @@ export {
   setEnvPreset,
   toCustomEnv,
   resizeRewards,
+  setTurnRewards,
+  turnTablesFit,
+  turnTableCells,
   customTableShape,
   effectiveAlgorithm,
   entryLabel,
@@ -23,6 +26,7 @@ export {
   algorithmsOf,
   MAX_EDITOR_CELLS,
   type DraftEdit,
+  type TableShape,
 } from './draft-edits';
 
 type Draft = Record<string, unknown>;
@@ -91,6 +95,61 @@ function checkRewards(env: Record<string, unknown>, draft: Draft, out: Record<st
 }
 
 /**
+ * env.turnRewards (algorithms.md §1): every cell a finite number, then the shapes resolveConfig
+ * checks (one list per context, T − 1 tables, V^(t·L) numbers in table t), in its words, so
+ * every bad table gets its message at once.
+ */
+function checkTurnRewards(env: Record<string, unknown>, draft: Draft, out: Record<string, string>): void {
+  const raw = env.turnRewards;
+  if (raw === undefined) return;
+  const list = 'must be a list with one list of turn tables per context';
+  if (!Array.isArray(raw)) {
+    out['env.turnRewards'] = `env.turnRewards: ${list}, got ${show(raw)}`;
+    return;
+  }
+  const cell = finiteNumber();
+  let bad = 0;
+  raw.forEach((tables, x) => {
+    if (!Array.isArray(tables)) {
+      out[`env.turnRewards[${x}]`] = `env.turnRewards[${x}]: must be a list of turn tables (one per turn before the last), got ${show(tables)}`;
+      return;
+    }
+    tables.forEach((table, t) => {
+      if (!Array.isArray(table)) {
+        out[`env.turnRewards[${x}][${t}]`] = `env.turnRewards[${x}][${t}]: must be a list of numbers (one per ${t + 1}-turn prefix), got ${show(table)}`;
+        return;
+      }
+      table.forEach((v, q) => {
+        const r = cell.safeParse(v);
+        if (r.success) return;
+        if (++bad <= MAX_CELL_MESSAGES) out[`env.turnRewards[${x}][${t}][${q}]`] = `env.turnRewards[${x}][${t}][${q}]: ${r.error.issues[0]!.message}`;
+      });
+    });
+  });
+  if (bad > MAX_CELL_MESSAGES) out['env.turnRewards'] = `env.turnRewards: ${bad} cells are not finite numbers (the first ${MAX_CELL_MESSAGES} are marked)`;
+  const shape = customTableShape(draft);
+  if (!shape) return;
+  const L = env.tokensPerTurn as number;
+  if (raw.length !== shape.contexts) {
+    out['env.turnRewards'] ??= `env.turnRewards: must have one list of turn tables per context (${shape.contexts}), got ${raw.length}`;
+    return;
+  }
+  raw.forEach((tables, x) => {
+    if (!Array.isArray(tables)) return;
+    if (tables.length !== shape.prefixes.length) {
+      out[`env.turnRewards[${x}]`] = `env.turnRewards[${x}]: must have ${shape.prefixes.length} tables (one per turn before the last; the terminal table is env.rewards), got ${tables.length}`;
+      return;
+    }
+    tables.forEach((table, t) => {
+      const n = shape.prefixes[t]!;
+      if (!Array.isArray(table) || table.length === n) return;
+      const power = L === 1 ? `V^${t + 1}` : `V^(${t + 1}·L)`;
+      out[`env.turnRewards[${x}][${t}]`] = `env.turnRewards[${x}][${t}]: turn ${t + 1} needs ${n} numbers (${power}), got ${table.length}`;
+    });
+  });
+}
+
+/**
  * Per-control messages (path → "path: must be …, got …") before resolveConfig, checked with the
  * schema's own builders; {} when every control's value is acceptable on its own (resolveConfig
  * then does the cross-field checks).
@@ -109,7 +168,10 @@ export function validateDraft(draft: Draft): Record<string, string> {
     const r = schema?.safeParse(v);
     if (r && !r.success) out[def.path] = `${def.path}: ${r.error.issues[0]!.message}`;
   }
-  if (isCustomEnv(draft)) checkRewards(draft.env as Record<string, unknown>, draft, out);
+  if (isCustomEnv(draft)) {
+    checkRewards(draft.env as Record<string, unknown>, draft, out);
+    checkTurnRewards(draft.env as Record<string, unknown>, draft, out);
+  }
   return out;
 }
 
@@ -118,6 +180,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** Paths the controls show messages under, for this draft (besides the registry's). */
 function extraPaths(draft: Draft): string[] {
   const paths = ['algorithms'];
+  if (draft.seedIndices !== undefined) paths.push('seedIndices'); // no control of its own: a note in the run settings
   const algos = Array.isArray(draft.algorithms) ? draft.algorithms : [];
   algos.forEach((_, i) => paths.push(`algorithms[${i}]`));
   if (isCustomEnv(draft)) {
@@ -127,6 +190,17 @@ function extraPaths(draft: Draft): string[] {
       rewards.forEach((row, x) => {
         paths.push(`env.rewards[${x}]`);
         if (Array.isArray(row)) for (let s = 0; s < row.length; s++) paths.push(`env.rewards[${x}][${s}]`);
+      });
+    const turnRewards = (draft.env as Record<string, unknown>).turnRewards;
+    if (turnRewards !== undefined) paths.push('env.turnRewards');
+    if (Array.isArray(turnRewards))
+      turnRewards.forEach((tables, x) => {
+        paths.push(`env.turnRewards[${x}]`);
+        if (Array.isArray(tables))
+          tables.forEach((table, t) => {
+            paths.push(`env.turnRewards[${x}][${t}]`);
+            if (Array.isArray(table)) for (let q = 0; q < table.length; q++) paths.push(`env.turnRewards[${x}][${t}][${q}]`);
+          });
       });
   }
   return paths;

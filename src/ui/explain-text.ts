@@ -4,6 +4,7 @@
 
 import { ALGORITHM_PRESETS, FIELDS_USED_BY_RULE, algorithmLabel, presetRecord, type AlgorithmRecord } from '../core/algo/records';
 import { needsMonteCarlo, type Experiment } from '../core/config/resolve';
+import { seedsText } from './live';
 
 export interface AlgorithmExplanation {
   id: string;
@@ -34,9 +35,11 @@ export function introText(exp: Experiment, Jstar: number): string {
       : `This experiment runs in sampled mode: every update uses G = ${exp.groupSize} sampled rollouts per prompt, so curves carry sampling noise.`;
   return (
     `Each episode starts from ${prompt}; the policy then acts for T = ${T} turns, each turn a response of ${plural(L, 'token')} from a vocabulary of V = ${V}, ` +
-    `and only the whole episode is rewarded. Read the ${T} turns as ${T} agents acting one after another and sharing one reward: the multi-turn setting of the SeeUPO paper. ` +
+    (exp.env.turnRewards
+      ? `and besides the reward for the whole episode every turn before the last pays a reward of its own (per-turn rewards; J counts their undiscounted sum). Read the ${T} turns as ${T} agents acting one after another and sharing these rewards: the multi-turn setting of the SeeUPO paper. `
+      : `and only the whole episode is rewarded. Read the ${T} turns as ${T} agents acting one after another and sharing one reward: the multi-turn setting of the SeeUPO paper. `) +
     `J is the expected return of the current policy (${jHow}); J* = ${fmt(Jstar)} is the best possible, the best sequence for every prompt. ` +
-    `Each curve is one algorithm's mean J over ${plural(exp.seeds, 'seed')} with its 95% band, and the dashed line is J*. ${mode} ` +
+    `Each curve is one algorithm's mean J over ${seedsText(exp)} with its 95% band, and the dashed line is J*. ${mode} ` +
     'What to look for: which curves reach J* and which stall below it (a local optimum of the reward table), whether a curve ever goes down (the monotonic-improvement claim), ' +
     'and how fast each gets 95% of the way; the table and the sentences under the chart state each of these from the numbers.'
   );
@@ -59,7 +62,8 @@ function advantageLines(a: AlgorithmRecord, exp: Experiment): string[] {
   if (a.normalization === 'group') lines.push(`Â = (${base}) / std_g R   ${what}`);
   else lines.push(`Â = ${base}   ${what}`);
   if (a.normalization === 'batch') lines.push('Â ← (Â − μ_B) / σ_B   (one mean and std over the whole batch)');
-  if (exp.env.gamma !== 1) lines.push(`turn t's tokens are fed γ^(T−t)·Â, γ = ${exp.env.gamma}`);
+  if (exp.env.turnRewards) lines.push(`with per-turn rewards, turn t's Â is built the same way from its reward-to-go G_t = Σ_{k≥t} γ^(k−t)·r_k${exp.env.gamma !== 1 ? `, γ = ${exp.env.gamma}` : ''}`);
+  else if (exp.env.gamma !== 1) lines.push(`turn t's tokens are fed γ^(T−t)·Â, γ = ${exp.env.gamma}`);
   return lines;
 }
 
@@ -157,6 +161,7 @@ function describeFields(a: AlgorithmRecord): string {
 /** Text for one algorithm of the plan: named ones get the paper's wording, custom ones a description from their fields. */
 export function explainAlgorithm(a: AlgorithmRecord, exp: Experiment): AlgorithmExplanation {
   const formula = [...advantageLines(a, exp), ...updateLines(a)];
+  if (a.lr !== null) formula.push(`learning rate ${a.lr}, its own (the experiment's is ${exp.optimizer.lr})`);
   const label = algorithmLabel(a);
   if (Object.hasOwn(ALGORITHM_PRESETS, a.id) && PRESET_TEXT[a.id]) {
     const preset = presetRecord(a.id);

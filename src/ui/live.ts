@@ -17,7 +17,11 @@ export interface HotChange {
 }
 
 export interface Live {
-  /** One series per run, at index algoIndex·seeds + seedIndex. */
+  /**
+   * One series per run, algorithm-major, in allRuns' order (core/run/partition.ts): the run of
+   * algorithm a and the i-th seed index of exp.seedIndices is at a·runsPerAlgorithm(exp) + i
+   * (= a·seeds + seed index when every seed runs, the usual case).
+   */
   runs: RunSeries[];
   /** Iterations every run has completed (J[0..iteration] are set for every run that has not diverged); −1 before J[0] arrived. */
   iteration: number;
@@ -47,3 +51,13 @@ export { X_AXES, METRICS, type XAxis, type MetricName } from '../core/config/vie
 
 
 export const runIndex = (seeds: number, algoIndex: number, seedIndex: number) => algoIndex * seeds + seedIndex;
+
+/** Runs per algorithm: the seed indices that run (every seed, or the ones a config's `seedIndices` replays). */
+export const runsPerAlgorithm = (exp: { seedIndices: readonly number[] }): number => exp.seedIndices.length;
+
+/** "16 seeds", or "2 of 4 seeds (indices 1, 3)" when a config's `seedIndices` replays some of them. */
+export function seedsText(exp: { seeds: number; seedIndices: readonly number[] }): string {
+  const n = exp.seedIndices.length;
+  if (n === exp.seeds) return `${n} ${n === 1 ? 'seed' : 'seeds'}`;
+  return `${n} of ${exp.seeds} seeds (${n === 1 ? 'index' : 'indices'} ${exp.seedIndices.join(', ')})`;
+}

@@ -42,7 +42,7 @@ export function planExperiment(config: unknown = DEFAULT_CONFIG, threads: number
     algorithms: exp.algorithms.map((a, i) => ({ id: a.id, label: algorithmLabel(a), color: seriesColor(i) })),
     Jstar: computeOptimum(exp.env, buildTree(exp.env)).Jstar,
     rewardRange: [lo, hi],
-    threads: Math.max(1, Math.min(threads, exp.algorithms.length * exp.seeds)),
+    threads: Math.max(1, Math.min(threads, exp.algorithms.length * exp.seedIndices.length)),
     envTitle: preset?.title ?? null,
     envDescription: preset?.description ?? null,
   };

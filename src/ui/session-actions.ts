@@ -6,7 +6,7 @@ import { connectCpuWorker, connectTensorWorker } from '../worker/browser-session
 import { Session } from '../worker/session-client';
 import { TURN_STEP_NEEDS_CPU } from '../worker/session-protocol';
 import { isHotPath, setPath } from './draft';
-import type { HotChange, Live, MetricName, TurnStep, XAxis } from './live';
+import { runsPerAlgorithm, type HotChange, type Live, type MetricName, type TurnStep, type XAxis } from './live';
 import type { Plan } from './plan';
 import { checkDraft, isValid, useApp, type AppState, type Draft, type Theme } from './store';
 
@@ -105,7 +105,8 @@ function publish(force = true): void {
 function emptyLive(plan: Plan): Live {
   const { exp } = plan;
   const runs = [];
-  for (let a = 0; a < exp.algorithms.length; a++) for (let s = 0; s < exp.seeds; s++) runs.push(makeRunSeries(exp, a, s, storageStride(exp.iterations)));
+  // in allRuns' order: by algorithm, then by seed index among those that run (exp.seedIndices)
+  for (let a = 0; a < exp.algorithms.length; a++) for (const s of exp.seedIndices) runs.push(makeRunSeries(exp, a, s, storageStride(exp.iterations)));
   const changes: HotChange[] = [];
   const values = (path: string) => valueOf(plan, path, changes, Infinity);
   for (const c of exp.changes) changes.push({ iteration: c.at, path: c.path, from: values(c.path) ?? NaN, to: c.value, scheduled: true });
@@ -246,8 +247,9 @@ function showTurn(plan: Plan, done: number): void {
     const updated: (number | 'all' | null)[] = [];
     let J = 0, n = 0;
     const prob = new Array<number>(T).fill(0);
-    for (let seed = 0; seed < exp.seeds; seed++) {
-      const r = recs.records[a * exp.seeds + seed];
+    const perAlgorithm = runsPerAlgorithm(exp);
+    for (let position = 0; position < perAlgorithm; position++) {
+      const r = recs.records[a * perAlgorithm + position];
       if (!r || r.turns.length === 0) {
         updated.push(null);
         continue;

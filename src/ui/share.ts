@@ -4,7 +4,7 @@ import type { ScheduledChange } from '../core/run/changes';
 import { executorTag, resultsHash, type ResultsHash } from '../core/metrics/results-hash';
 import type { View } from '../core/config/view';
 import type { BackendReport } from '../exec/tensor/backend';
-import type { Live } from './live';
+import { runsPerAlgorithm, type Live } from './live';
 import type { Plan } from './plan';
 
 // What a permalink of the page holds: the experiment as it started plus every learning-rate or
@@ -39,7 +39,8 @@ export function shareConfig(s: ShareInput): { config: Record<string, unknown>; e
 export function pageResultsHash(plan: Plan, live: Live, backend: BackendReport | null): ResultsHash | null {
   const { exp } = plan;
   if (live.iteration < exp.iterations) return null;
-  const curves = exp.algorithms.map((_, a) => live.runs.slice(a * exp.seeds, (a + 1) * exp.seeds).map((r) => r.J));
+  const n = runsPerAlgorithm(exp);
+  const curves = exp.algorithms.map((_, a) => live.runs.slice(a * n, (a + 1) * n).map((r) => r.J));
   const by = executorTag(plan.choice.executor, plan.choice.executor === 'tensor' ? (backend?.backend ?? null) : null);
   return resultsHash(exp.algorithms.map((a) => a.id), curves, by);
 }

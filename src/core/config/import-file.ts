@@ -42,7 +42,8 @@ export function importConfig(text: string): Imported {
 }
 
 /**
- * A custom environment file ({turns, vocab, tokensPerTurn, rewards, …}, as `env` in a config),
+ * A custom environment file ({turns, vocab, tokensPerTurn, rewards, …}, as `env` in a config,
+ * optionally with per-turn rewards `turnRewards`: per context, T − 1 tables of V^(t·L) numbers),
  * checked against `base` (the config it goes into), which it returns with `env` replaced.
  */
 export function importEnv(text: string, base: Record<string, unknown> = DEFAULT_CONFIG): Imported {
@@ -50,7 +51,7 @@ export function importEnv(text: string, base: Record<string, unknown> = DEFAULT_
   if (!j.ok) return j;
   const env = j.value;
   if (!isRecord(env)) return { ok: false, field: 'env', message: 'env: must be a JSON object like {"turns": 2, "vocab": 2, "tokensPerTurn": 1, "rewards": [[…]]}' };
-  if ('preset' in env) return { ok: false, field: 'env.preset', message: 'env.preset: an environment file holds a custom reward table (turns, vocab, tokensPerTurn, rewards); choose presets in the page' };
+  if ('preset' in env) return { ok: false, field: 'env.preset', message: 'env.preset: an environment file holds a custom reward table (turns, vocab, tokensPerTurn, rewards, optionally turnRewards); choose presets in the page' };
   const shape = customEnvSchema.safeParse(env);
   if (!shape.success) {
     const e = issueToError(shape.error.issues[0]!, ['env']);

@@ -75,16 +75,23 @@ const extrasSchema = z.strictObject({
 
 const escape = (s: string) => encodeURIComponent(s).replace(/%5B/g, '[').replace(/%5D/g, ']').replace(/%2C/g, ',').replace(/%3A/g, ':');
 
-function flatten(v: unknown, key: string, out: [string, string][]): void {
-  const hasObject = Array.isArray(v) && v.some((x) => isRecord(x) || Array.isArray(x));
-  const lit = isRecord(v) || hasObject ? null : printLiteral(v);
+/**
+ * Pairs for the value at `key`. Objects split into their fields; a list of objects or of lists
+ * splits into one pair per element, once: a list of lists inside it travels as one literal
+ * (`env.rewards.0=[…]` per context, `env.turnRewards.0=[[…],[…]]` per context's turn tables),
+ * so a link holds one pair per context, not per table.
+ */
+function flatten(v: unknown, key: string, out: [string, string][], inList = false): void {
+  const hasRecord = Array.isArray(v) && v.some((x) => isRecord(x) || (Array.isArray(x) && x.some(isRecord)));
+  const hasList = Array.isArray(v) && v.some((x) => Array.isArray(x));
+  const lit = isRecord(v) || hasRecord || (hasList && !inList) ? null : printLiteral(v);
   if (lit !== null) {
     out.push([key, lit]);
     return;
   }
   if (Array.isArray(v)) {
     if (v.length === 0) out.push([key, '[]']);
-    v.forEach((x, i) => flatten(x, `${key}.${i}`, out));
+    v.forEach((x, i) => flatten(x, `${key}.${i}`, out, hasList));
     return;
   }
   if (isRecord(v)) {

@@ -1,7 +1,7 @@
 import { stepsPerIteration } from '../../core/run/steps';
 import type { Experiment } from '../../core/config/resolve';
 import { needsMonteCarlo } from '../../core/config/resolve';
-import type { Live, MetricName, XAxis } from '../live';
+import { runsPerAlgorithm, type Live, type MetricName, type XAxis } from '../live';
 import type { Plan } from '../plan';
 
 // What every chart shares: the x axis (iterations, optimizer steps or sampled rollouts), which
@@ -73,7 +73,7 @@ export function sampleIterations(upTo: number, maxPoints = 300): number[] {
 export function liveFor(plan: Plan | null, live: Live | null): Live | null {
   if (!plan || !live) return null;
   const { exp } = plan;
-  if (live.runs.length !== exp.algorithms.length * exp.seeds) return null;
+  if (live.runs.length !== exp.algorithms.length * runsPerAlgorithm(exp)) return null;
   return live;
 }
 

@@ -1,6 +1,6 @@
 import { meanInterval, type MeanInterval } from '../../core/metrics/summary';
 import { slotOf, storedAtOrBefore, type RunSeries } from '../../core/run/series';
-import type { Live } from '../live';
+import { runsPerAlgorithm, type Live } from '../live';
 import type { Plan } from '../plan';
 
 // Mean and 95% interval over one algorithm's seeds of a per-iteration array at given indices.
@@ -53,7 +53,7 @@ function valueOf(r: RunSeries | undefined, field: Field, i: number): number {
  * `finalUpTo` (whose values every run has completed) are remembered; later ones are recomputed.
  */
 export function seedStats(plan: Plan, live: Live, a: number, field: Field, indices: readonly number[], finalUpTo: number): MeanInterval[] {
-  const seeds = plan.exp.seeds;
+  const seeds = runsPerAlgorithm(plan.exp);
   const cache = cacheFor(plan, live);
   const key = `${a}:${field}`;
   let map = cache.maps.get(key);

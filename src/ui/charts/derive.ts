@@ -1,5 +1,5 @@
 import type { MeanInterval } from '../../core/metrics/summary';
-import type { Live, MetricName, XAxis } from '../live';
+import { runsPerAlgorithm, type Live, type MetricName, type XAxis } from '../live';
 import type { Plan } from '../plan';
 import { chartDomain, drawnUpTo, effectiveAxis, finiteOrNull, jIsEstimate, liveFor, sampleIterations, xScale } from './axis';
 import { seedStats } from './columns';
@@ -121,7 +121,7 @@ export function returnSeries(plan: Plan | null, live: Live | null, axis: XAxis, 
   const upTo = drawnUpTo(plan, l);
   const ks = upTo < 0 ? [] : sampleIterations(upTo, maxPoints);
   const markerKs = upTo < 0 ? [] : sampleIterations(upTo, Math.min(maxPoints, maxMarkers));
-  const seeds = plan.exp.seeds;
+  const seeds = runsPerAlgorithm(plan.exp);
   const algorithms = plan.algorithms.map((_, a) => {
     const base = info(plan, a, ax);
     const stats = l ? seedStats(plan, l, a, 'J', ks, upTo) : [];
@@ -167,7 +167,7 @@ export interface SeedLines extends AlgorithmInfo {
 export function seedLines(plan: Plan | null, live: Live | null, algoIndex: number, axis: XAxis, maxSeeds = 32, maxPoints = 200): SeedLines | null {
   if (!plan || algoIndex < 0 || algoIndex >= plan.algorithms.length) return null;
   const base = info(plan, algoIndex, effectiveAxis(plan.exp, axis));
-  const seeds = plan.exp.seeds, drawn = Math.min(seeds, Math.max(0, maxSeeds));
+  const seeds = runsPerAlgorithm(plan.exp), drawn = Math.min(seeds, Math.max(0, maxSeeds));
   const l = liveFor(plan, live);
   const upTo = drawnUpTo(plan, l);
   const ks = !l || upTo < 0 ? [] : sampleIterations(upTo, maxPoints);

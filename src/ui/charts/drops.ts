@@ -1,6 +1,6 @@
 import { violations, violationTolerance } from '../../core/metrics/summary';
 import { rewardRange } from '../../core/run/result';
-import type { Live } from '../live';
+import { runsPerAlgorithm, type Live } from '../live';
 import type { Plan } from '../plan';
 import { jIsEstimate } from './axis';
 
@@ -41,7 +41,7 @@ function index(plan: Plan, live: Live, upTo: number): DropIndex {
     cache.set(live, d);
   }
   if (upTo > d.scanned && Number.isFinite(tol)) {
-    const seeds = plan.exp.seeds, from = d.scanned;
+    const seeds = runsPerAlgorithm(plan.exp), from = d.scanned;
     for (let a = 0; a < d.prefix.length; a++) {
       const p = d.prefix[a];
       for (let k = from + 1; k <= upTo; k++) p[k] = 0;
@@ -92,7 +92,7 @@ export function dropBuckets(plan: Plan, live: Live, algoIndex: number, ks: numbe
   const upTo = ks.length ? ks[ks.length - 1] : 0;
   const d = index(plan, live, upTo);
   if (!Number.isFinite(d.tol)) return [];
-  const p = d.prefix[algoIndex], seeds = plan.exp.seeds, out: DropBucket[] = [];
+  const p = d.prefix[algoIndex], seeds = runsPerAlgorithm(plan.exp), out: DropBucket[] = [];
   for (let i = 1; i < ks.length; i++) {
     const from = ks[i - 1] + 1, to = ks[i];
     const drops = p[to] - p[from - 1];

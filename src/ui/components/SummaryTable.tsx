@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { summarizeLive, type LiveSummary } from '../../core/metrics/captions';
-import type { Live } from '../live';
+import { seedsText as seedsOfText, type Live } from '../live';
 import type { AlgorithmLine, Plan } from '../plan';
 import { useApp } from '../store';
 import './summary.css';
@@ -10,7 +10,7 @@ const DASH = '—';
 /** The streamed runs belong to this plan's layout (one series per algorithm × seed, iterations + 1 values). */
 function liveFits(plan: Plan, live: Live): boolean {
   const { exp } = plan;
-  return live.runs.length === exp.algorithms.length * exp.seeds && live.runs.every((s) => s.J.length === exp.iterations + 1 && s.algoIndex < exp.algorithms.length);
+  return live.runs.length === exp.algorithms.length * exp.seedIndices.length && live.runs.every((s) => s.J.length === exp.iterations + 1 && s.algoIndex < exp.algorithms.length);
 }
 
 /**
@@ -113,7 +113,7 @@ export function SummaryTable() {
           <caption className="summary-caption" data-testid="summary-caption">
             {`J* = ${Jstar.toFixed(3)} · `}
             {iteration === null ? `no iterations yet (${exp.iterations} planned)` : `iteration ${iteration} of ${exp.iterations}`}
-            {` · ${exp.seeds} ${exp.seeds === 1 ? 'seed' : 'seeds'} per algorithm · ${exp.mode} mode`}
+            {` · ${seedsOfText(exp)} per algorithm · ${exp.mode} mode`}
             {estimate ? ' · J is a Monte-Carlo estimate' : ''}
           </caption>
           <thead>
@@ -135,7 +135,7 @@ export function SummaryTable() {
       <p className="muted" data-testid="summary-note">
         {iteration === null
           ? 'Press Run to fill the table.'
-          : `J* = ${Jstar.toFixed(3)} · ${exp.seeds} seeds × ${exp.iterations} iterations · ${time} ${where}.`}
+          : `J* = ${Jstar.toFixed(3)} · ${seedsOfText(exp)} × ${exp.iterations} iterations · ${time} ${where}.`}
       </p>
     </section>
   );

@@ -114,8 +114,8 @@ export const OPTIMIZER_CONTROLS: readonly ControlDef[] = [
     optionLabels: { sgd: 'SGD', adam: 'Adam' },
     help: 'sgd: θ ← θ + lr·∇L. adam: Adam with β = (0.9, 0.999), ε = 1e-8, one state per run kept across iterations and turns.' }),
   ctl({ path: 'optimizer.lr', label: 'Learning rate', kind: 'number', spec: LIMITS.lr, fallback: DEFAULTS.optimizer.lr, hot: true,
-    slider: { min: -3, max: 1, step: 0.01, log: true, name: 'learning rate' },
-    help: 'lr of the policy update; every surrogate is scaled so one lr gives every algorithm the same first step.' }),
+    slider: { min: -3, max: 3, step: 0.01, log: true, name: 'learning rate' },
+    help: 'lr of the policy update; every surrogate is scaled so one lr gives every algorithm the same first step. An algorithm with a learning rate of its own keeps it.' }),
 ];
 
 /** Policy controls for the draft's policy kind. */
@@ -235,6 +235,8 @@ export const ALGORITHM_FIELDS: readonly ControlDef[] = [
   alg('clip', { label: 'Clip ε', kind: 'number', spec: LIMITS.clip, hot: true,
     slider: { min: 0.01, max: 1, step: 0.01, name: 'clip ε' },
     help: 'ε of PPO-clip: ratios are clipped to [1−ε, 1+ε].' }),
+  alg('lr', { label: 'Learning rate', kind: 'number', spec: LIMITS.lr, nullable: true, nullText: "the experiment's lr",
+    help: 'This algorithm\'s own learning rate, in place of the experiment\'s (optimizer.lr); empty = the experiment\'s. Unlike the experiment\'s lr it cannot change mid-run: a change restarts the experiment.' }),
   alg('epochs', { label: 'Epochs', kind: 'int', spec: LIMITS.epochs,
     help: 'Passes over the batch each iteration (per turn under the sequential rule).' }),
   alg('minibatches', { label: 'Minibatches', kind: 'int', spec: LIMITS.minibatches,

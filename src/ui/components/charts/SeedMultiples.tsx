@@ -3,6 +3,7 @@ import { AXIS_TITLES, chartDomain, effectiveAxis, seedLines, type SeedLines, typ
 import { useApp } from '../../store';
 import { ChartExport } from './ChartExport';
 import { fmtX, fmtY, idClass, useDerived, SLOTS } from './common';
+import { seedsText } from '../../live';
 
 // Small multiples as plain SVG: one path per seed (up to 32 seeds × 9 algorithms).
 
@@ -76,7 +77,7 @@ export const SeedMultiples = memo(function SeedMultiples() {
         <ChartExport chart="seeds" />
       </div>
       <p className="muted">
-        Each faint line is one seed; the bold line is the mean over all {plan.exp.seeds} seeds. Dashed: J*. x: {AXIS_TITLES[effectiveAxis(plan.exp, xAxis)]}.
+        Each faint line is one seed; the bold line is the mean over all {seedsText(plan.exp)}. Dashed: J*. x: {AXIS_TITLES[effectiveAxis(plan.exp, xAxis)]}.
       </p>
       <div className="multiples">
         {all.map((s) => (

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { replaceDraft, isValid, useApp } from '../../store';
 import { seriesColor } from '../../palette';
 import { ALGORITHM_PRESETS } from '../../../core/algo/records';
-import { addAlgorithm, algorithmsOf, algorithmSummary, effectiveAlgorithm, entryLabel, removeAlgorithm } from '../../draft';
+import { addAlgorithm, algorithmsOf, algorithmSummary, effectiveAlgorithm, entryLabel, getPath, removeAlgorithm } from '../../draft';
 import { ALGORITHM_PRESET_IDS, algorithmControls, isFieldRelevant } from '../../controls/registry';
 import { Field } from './Field';
 
@@ -26,7 +26,11 @@ function AlgorithmCard({ index, entry, color, count }: { index: number; entry: u
   const rec = effectiveAlgorithm(entry);
   const id = rec.id;
   const label = entryLabel(entry);
-  const defs = algorithmControls(index, rec);
+  const experimentLr = getPath(draft, 'optimizer.lr');
+  // a blank learning rate falls back to the experiment's: say which value that is
+  const defs = algorithmControls(index, rec).map((d) =>
+    d.field === 'lr' ? { ...d, nullText: `the experiment's lr${typeof experimentLr === 'number' ? ` (${experimentLr})` : ''}` } : d,
+  );
   const shown = defs.filter((d) => isFieldRelevant(d, rec) || fieldErrors[d.path] !== undefined);
   const hidden = defs.filter((d) => !shown.includes(d));
   const bodyId = `algorithm-body-${index}`;

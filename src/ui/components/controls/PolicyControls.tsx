@@ -13,6 +13,29 @@ function setPolicyKind(kind: unknown): void {
   else setDraftValue('policy.kind', kind);
 }
 
+/**
+ * A config or link may replay some seed indices only (`seedIndices`, no control of its own):
+ * say which, keep it in the page's link, and offer to drop it.
+ */
+function SeedIndices() {
+  const given = useApp((s) => s.draft.seedIndices);
+  const error = useApp((s) => s.fieldErrors.seedIndices);
+  if (given === undefined) return null;
+  const list = Array.isArray(given) ? given.map(String).join(', ') : String(given);
+  return (
+    <div className="seed-indices" data-testid="seed-indices">
+      <span>
+        Seed indices {list} only (<code>seedIndices</code>, from the link or config: each replays exactly its run in the full experiment; the page&apos;s link keeps it).
+      </span>{' '}
+      <button type="button" data-testid="clear-seed-indices" onClick={() => setDraftValue('seedIndices', undefined)}
+        title="Removes seedIndices: every seed index runs (restarts the experiment)">
+        Run every seed
+      </button>
+      {error && <p className="field-error" role="alert" data-testid="error-seedIndices">{error}</p>}
+    </div>
+  );
+}
+
 export function PolicyControls() {
   const draft = useApp((s) => s.draft);
   const [kind, ...policyRest] = policyControls(draft);
@@ -32,6 +55,7 @@ export function PolicyControls() {
         <Field def={run('iterations')} />
         <Field def={run('seed')} />
       </div>
+      <SeedIndices />
       <div className="ctl-grid">
         {OPTIMIZER_CONTROLS.map((d) => (
           <Field key={d.path} def={d} />

@@ -1,14 +1,17 @@
-import { useState } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { buildTree, decodeSequence } from '../../../core/env/tree';
 import { replaceDraft, setDraftValue, useApp } from '../../store';
-import { customTableShape, MAX_EDITOR_CELLS, numberOrText, resizeRewards } from '../../draft';
+import { customTableShape, MAX_EDITOR_CELLS, numberOrText, resizeRewards, setTurnRewards, turnTablesFit } from '../../draft';
 import { envControls } from '../../controls/registry';
 import { Field } from './Field';
 
-// A custom environment's reward table: its sizes, and one box per token sequence (rows) and
-// context (columns), each checked on its own. Tables past 512 cells are edited as config JSON.
+// A custom environment's rewards: its sizes, the terminal table (one box per token sequence
+// (rows) and context (columns)) and, when per-turn rewards are on, one table per turn t < T
+// (one box per t-turn prefix and context), each box checked on its own. Tables past 512 cells
+// are edited as config JSON.
 
-function sequenceLabels(vocab: number, turns: number, tokensPerTurn: number): string[] {
+/** Labels of the `turns`-turn token prefixes in lexicographic order: "01-2" (turns joined by "-"). */
+function prefixLabels(vocab: number, turns: number, tokensPerTurn: number): string[] {
   const tree = buildTree({ vocab, turns, tokensPerTurn });
   const tokens = new Int32Array(tree.N);
   const sep = vocab > 10 ? '.' : '';
@@ -21,17 +24,26 @@ function sequenceLabels(vocab: number, turns: number, tokensPerTurn: number): st
 }
 
 const textOf = (v: unknown) => (v === undefined || v === null ? '' : String(v));
+const listOf = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
-function Cell({ x, s, label }: { x: number; s: number; label: string }) {
-  const path = `env.rewards[${x}][${s}]`;
-  const value = useApp((st) => ((st.draft.env as { rewards?: unknown[][] } | undefined)?.rewards?.[x] as unknown[] | undefined)?.[s]);
+interface CellProps {
+  /** Config path of the cell: "env.rewards[0][3]", "env.turnRewards[0][1][2]". */
+  path: string;
+  /** Id of its message element. */
+  errorId: string;
+  ariaLabel: string;
+  title: string;
+  read: (env: Record<string, unknown> | undefined) => unknown;
+}
+
+function Cell({ path, errorId, ariaLabel, title, read }: CellProps) {
+  const value = useApp((st) => read(st.draft.env as Record<string, unknown> | undefined));
   const error = useApp((st) => st.fieldErrors[path]);
   const [editing, setEditing] = useState<string | null>(null);
-  const errorId = `reward-error-${x}-${s}`;
   return (
     <td className={error ? 'reward-cell ctl-invalid' : 'reward-cell'}>
       <input type="text" inputMode="decimal" autoComplete="off" spellCheck={false} data-testid={`field-${path}`} name={path}
-        aria-label={`reward of ${label} in context ${x}`} title={`Mean reward R̄ of token sequence ${label} in context ${x}: a finite number.`}
+        aria-label={ariaLabel} title={title}
         aria-invalid={error !== undefined} aria-describedby={error ? errorId : undefined}
         value={editing ?? textOf(value)}
         onChange={(e) => {
@@ -44,32 +56,116 @@ function Cell({ x, s, label }: { x: number; s: number; label: string }) {
   );
 }
 
+function TerminalCell({ x, s, label }: { x: number; s: number; label: string }) {
+  return (
+    <Cell path={`env.rewards[${x}][${s}]`} errorId={`reward-error-${x}-${s}`}
+      ariaLabel={`reward of ${label} in context ${x}`} title={`Mean reward R̄ of token sequence ${label} in context ${x}: a finite number.`}
+      read={(env) => listOf(listOf(env?.rewards)[x])[s]} />
+  );
+}
+
+function TurnCell({ x, t, q, label }: { x: number; t: number; q: number; label: string }) {
+  const turn = t + 1;
+  return (
+    <Cell path={`env.turnRewards[${x}][${t}][${q}]`} errorId={`turn-reward-error-${x}-${t}-${q}`}
+      ariaLabel={`turn ${turn} reward of ${label} in context ${x}`}
+      title={`Mean reward r_${turn} paid at the end of turn ${turn} after the prefix ${label} in context ${x}: a finite number.`}
+      read={(env) => listOf(listOf(listOf(env?.turnRewards)[x])[t])[q]} />
+  );
+}
+
 function Message({ path }: { path: string }) {
   const error = useApp((s) => s.fieldErrors[path]);
   if (!error) return null;
   return <p className="field-error" role="alert" data-testid={`error-${path}`}>{error}</p>;
 }
 
+/** One table: rows (token sequences or prefixes) × contexts; rows past the sizes' count are marked extra. */
+function RewardGrid({ caption, testId, columns, rows, wanted, labels, cell }: {
+  caption: string;
+  testId?: string;
+  /** Rows present per context. */
+  columns: number[];
+  rows: number;
+  /** Rows the sizes ask for (null: sizes invalid). */
+  wanted: number | null;
+  labels: string[];
+  cell: (x: number, r: number, label: string) => ReactNode;
+}) {
+  return (
+    <div className="reward-scroll" data-testid={testId}>
+      <table className="reward-table">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">tokens</th>
+            {columns.map((_, x) => (
+              <th scope="col" key={x}>context {x}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {Array.from({ length: rows }, (_, r) => {
+            const label = labels[r] ?? `#${r}${wanted !== null && r >= wanted ? ' (extra)' : ''}`;
+            return (
+              <tr key={r}>
+                <th scope="row">{label}</th>
+                {columns.map((n, x) => (r < n ? <Fragment key={x}>{cell(x, r, label)}</Fragment> : <td key={x} />))}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 export function RewardTableEditor() {
   const draft = useApp((s) => s.draft);
   const [resizeError, setResizeError] = useState<string | null>(null);
+  const [turnError, setTurnError] = useState<string | null>(null);
   const env = draft.env as Record<string, unknown>;
   const sizeDefs = envControls(draft).filter((d) => ['env.turns', 'env.tokensPerTurn', 'env.vocab', 'env.contexts'].includes(d.path));
-  const rewards = Array.isArray(env.rewards) ? (env.rewards as unknown[]) : [];
+  const rewards = listOf(env.rewards);
   const rows = rewards.map((r) => (Array.isArray(r) ? r.length : 0));
   const present = rows.reduce((a, b) => a + b, 0);
   const shape = customTableShape(draft);
-  const fits = shape !== null && rewards.length === shape.contexts && rows.every((n) => n === shape.sequences);
+  const turnOn = env.turnRewards !== undefined;
+  const turnRewards = listOf(env.turnRewards);
+  const terminalFits = shape !== null && rewards.length === shape.contexts && rows.every((n) => n === shape.sequences);
+  const turnFits = !turnOn || (shape !== null && turnTablesFit(env.turnRewards, shape));
+  const fits = terminalFits && turnFits;
   const wanted = shape ? shape.contexts * shape.sequences : null;
-  const labels =
-    shape && shape.sequences <= MAX_EDITOR_CELLS ? sequenceLabels(env.vocab as number, env.turns as number, env.tokensPerTurn as number) : [];
+  const T = env.turns as number, V = env.vocab as number, L = env.tokensPerTurn as number;
+  const labels = shape && shape.sequences <= MAX_EDITOR_CELLS ? prefixLabels(V, T, L) : [];
   const height = Math.max(0, ...rows);
+  const tooBig = present > MAX_EDITOR_CELLS || (wanted !== null && wanted > MAX_EDITOR_CELLS && !fits);
+
+  // per-turn tables as present: per turn index, the rows each context has
+  const turnCount = Math.max(0, ...turnRewards.map((tables) => listOf(tables).length));
+  const turnColumns = Array.from({ length: turnCount }, (_, t) => turnRewards.map((tables) => {
+    const table = listOf(tables)[t];
+    return Array.isArray(table) ? table.length : 0;
+  }));
+  const turnPresent = turnColumns.flat().reduce((a, b) => a + b, 0);
+  const canTurn = shape !== null && shape.prefixes.length > 0;
 
   const resize = () => {
     const r = resizeRewards(draft);
     setResizeError(r.ok ? null : r.error);
     if (r.ok) replaceDraft(r.draft);
   };
+  const toggleTurns = (on: boolean) => {
+    const r = setTurnRewards(draft, on);
+    setTurnError(r.ok ? null : r.error);
+    if (r.ok) replaceDraft(r.draft);
+  };
+
+  const turnReason = !shape ? 'set valid sizes first' : !canTurn ? 'one turn: its only reward is the terminal table' : null;
+  const need = shape
+    ? `These sizes need ${shape.contexts} × ${shape.sequences.toLocaleString('en-US')} rewards (contexts × V^(T·L))` +
+      (turnOn && shape.prefixes.length > 0 ? ` and per-turn tables of ${shape.prefixes.map((n) => n.toLocaleString('en-US')).join(', ')} rewards per context` : '')
+    : '';
 
   return (
     <div className="reward-editor" data-testid="reward-editor">
@@ -82,53 +178,75 @@ export function RewardTableEditor() {
         <div className="reward-resize">
           <span>
             {shape
-              ? `These sizes need ${shape.contexts} × ${shape.sequences.toLocaleString('en-US')} rewards (contexts × V^(T·L)); the table has ${rewards.length} × ${height}.`
+              ? terminalFits
+                ? `${need}; the per-turn tables do not fit them.`
+                : `${need}; the table has ${rewards.length} × ${height}.`
               : 'Set valid sizes to rebuild the table.'}
           </span>
           <button type="button" data-testid="resize-rewards" onClick={resize} disabled={!shape}
-            title="Rebuilds the table at the new sizes with every reward 0 (the current rewards are dropped).">
-            Resize table (fill with zeros)
+            title={`Rebuilds the table${turnOn ? ' and the per-turn tables' : ''} at the new sizes with every reward 0 (the current rewards are dropped).`}>
+            {turnOn ? 'Resize tables (fill with zeros)' : 'Resize table (fill with zeros)'}
           </button>
         </div>
       )}
       {resizeError && <p className="field-error" role="alert" data-testid="resize-error">{resizeError}</p>}
+      <label className="turn-rewards-toggle" title={turnReason ?? 'Besides the terminal reward, a mean reward r_t paid at the end of every turn t < T, one table per turn indexed by the t-turn prefix (env.turnRewards; noise applies to the terminal reward only). Off: no per-turn rewards (the config has no env.turnRewards). A change restarts the experiment.'}>
+        <input type="checkbox" data-testid="turn-rewards-toggle" checked={turnOn} disabled={!turnOn && turnReason !== null}
+          onChange={(e) => toggleTurns(e.target.checked)} />{' '}
+        Per-turn rewards{turnOn ? '' : ' (off: only the whole episode is rewarded)'}
+        {!turnOn && turnReason && <span className="muted"> — {turnReason}</span>}
+      </label>
+      {turnError && <p className="field-error" role="alert" data-testid="turn-rewards-error">{turnError}</p>}
       <Message path="env.rewards" />
       {rewards.map((_, x) => (
         <Message key={x} path={`env.rewards[${x}]`} />
       ))}
-      {present > MAX_EDITOR_CELLS || (wanted !== null && wanted > MAX_EDITOR_CELLS && !fits) ? (
+      {turnOn && <Message path="env.turnRewards" />}
+      {turnRewards.map((tables, x) => (
+        <Fragment key={x}>
+          <Message path={`env.turnRewards[${x}]`} />
+          {listOf(tables).map((_, t) => (
+            <Message key={t} path={`env.turnRewards[${x}][${t}]`} />
+          ))}
+        </Fragment>
+      ))}
+      {tooBig ? (
         <p className="muted" data-testid="reward-editor-too-big">
           {present > MAX_EDITOR_CELLS
             ? `This table has ${present.toLocaleString('en-US')} cells; the editor shows at most ${MAX_EDITOR_CELLS}. Edit it as config JSON, or lower the sizes and resize.`
             : `These sizes need ${wanted!.toLocaleString('en-US')} cells; the editor builds tables of at most ${MAX_EDITOR_CELLS}.`}
         </p>
       ) : (
-        present > 0 && (
-          <div className="reward-scroll">
-            <table className="reward-table">
-              <thead>
-                <tr>
-                  <th scope="col">tokens</th>
-                  {rewards.map((_, x) => (
-                    <th scope="col" key={x}>context {x}</th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {Array.from({ length: height }, (_, s) => {
-                  const label = labels[s] ?? `#${s}${shape && s >= shape.sequences ? ' (extra)' : ''}`;
-                  return (
-                    <tr key={s}>
-                      <th scope="row">{label}</th>
-                      {rewards.map((_, x) => (s < rows[x]! ? <Cell key={x} x={x} s={s} label={label} /> : <td key={x} />))}
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )
+        <>
+          {turnOn && turnPresent > MAX_EDITOR_CELLS && (
+            <p className="muted" data-testid="turn-rewards-too-big">
+              {`The per-turn tables have ${turnPresent.toLocaleString('en-US')} cells; the editor shows at most ${MAX_EDITOR_CELLS}. Edit them as config JSON, or resize.`}
+            </p>
+          )}
+          {turnOn &&
+            turnPresent <= MAX_EDITOR_CELLS &&
+            turnColumns.map((columns, t) => {
+              const n = shape?.prefixes[t];
+              const prefixes = n !== undefined && n <= MAX_EDITOR_CELLS ? prefixLabels(V, t + 1, L) : [];
+              const extra = shape !== null && n === undefined;
+              return (
+                <RewardGrid key={t} testId={`turn-table-${t}`} columns={columns} rows={Math.max(0, ...columns)} wanted={n ?? (shape ? 0 : null)} labels={prefixes}
+                  caption={`Turn ${t + 1} reward r${sub(t + 1)}, paid at the end of turn ${t + 1}, by ${t + 1}-turn prefix${extra ? ' (extra: these sizes have no such turn)' : ''}`}
+                  cell={(x, q, label) => <TurnCell x={x} t={t} q={q} label={label} />} />
+              );
+            })}
+          {present > 0 && (
+            <RewardGrid columns={rows} rows={height} wanted={shape?.sequences ?? null} labels={labels}
+              caption={turnOn ? `Terminal reward r${sub(Number.isInteger(T) ? T : 0)} (turn ${textOf(T)}), by token sequence` : 'Reward R̄, by token sequence'}
+              cell={(x, s, label) => <TerminalCell x={x} s={s} label={label} />} />
+          )}
+        </>
       )}
     </div>
   );
+}
+
+/** "12" → "₁₂". */
+function sub(n: number): string {
+  return String(n).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[Number(d)]!);
 }
