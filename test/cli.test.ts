@@ -279,8 +279,17 @@ describe('run', () => {
     expectOneErrorLine(r, '--threads');
   });
 
-  it('a failure that is not invalid input (unwritable --out) exits 1 with one line and no stack', () => {
+  it('--out into a missing folder is refused before the run (exit 2, the folder named)', () => {
     const r = cli('run', tmp.file('tiny-out-bad.json', TINY_EXACT), '--out', join(tmp.dir, 'no-such-dir', 'r.json'));
+    expect(r.code).toBe(2);
+    expectOneErrorLine(r);
+    expect(r.stderr).toContain('--out: the folder');
+    expect(r.stderr).toContain('no-such-dir');
+    expect(r.stderr).not.toContain('running');
+  });
+
+  it('a failure that is not invalid input (--out is a folder) exits 1 with one line and no stack', () => {
+    const r = cli('run', tmp.file('tiny-out-dir.json', TINY_EXACT), '--out', tmp.dir);
     expect(r.code).toBe(1);
     expectOneErrorLine(r);
   });

@@ -1,3 +1,4 @@
+import { algorithmLr } from '../../core/algo/records';
 import type { Problem } from '../cpu/problem';
 import { computeAdvantages, criticStep, sampleRollouts, weighEnumeration } from '../cpu/rollouts';
 import type { Scratch } from '../cpu/scratch';
@@ -66,7 +67,7 @@ export function prepareRun(pb: Problem, run: RunState, sc: Scratch, hb: HostBatc
   const a = run.algo;
   if (run.critic) {
     const steps = a.rule === 'reinforce' ? 1 : a.epochs; // one critic step per epoch (sequential: per epoch, not per turn)
-    for (let e = 0; e < steps; e++) criticStep(pb, run, sc, a.criticLr ?? pb.exp.optimizer.lr);
+    for (let e = 0; e < steps; e++) criticStep(pb, run, sc, a.criticLr ?? algorithmLr(a, pb.exp.optimizer.lr));
   }
   const b = sc.batch;
   const { S, P, Q } = hb;

@@ -13,16 +13,6 @@ import { disposeDeviceRuns, makeDeviceRuns, refreshHyper, mlpShape } from './dev
 import { featureEncoder, inputSize, nodeInputs, oneHotNodeEncoder, oneHotNodeInputs } from './features';
 import { makeHostBatch, prepareRun, visitKl, type HostBatch } from './host';
 import type { Rows, TensorPolicy } from './policy';
-/**
- * The record the host half (host.ts) reads for a run. Its GAE critic steps with
- * `criticLr ?? optimizer.lr`, so an algorithm with its own lr and no criticLr is given
- * criticLr = its lr there: the critic's rate falls back to the algorithm's (as on the CPU
- * executor, rules.ts). Every other field is the record's own.
- */
-function hostRecord(rec: AlgorithmRecord): AlgorithmRecord {
-  return rec.criticLr === null && rec.lr !== null ? { ...rec, criticLr: rec.lr } : rec;
-}
-
 /** Tests only: the MLP's input and bias (one-hot node inputs without bias make the MLP a table). */
 export interface ShardOverrides {
   inputs?: 'features' | 'one-hot-node';
@@ -113,7 +103,7 @@ export class TensorShard {
     const R = this.runs.length;
     this.runs.forEach((run, r) => {
       run.theta = this.mirror[r];
-      run.algo = hostRecord(this.exp.algorithms[this.specs[r].algoIndex]);
+      run.algo = this.exp.algorithms[this.specs[r].algoIndex];
       prepareRun(pb, run, this.sc, hb, r);
     });
     const b = uploadBatch(this.dev, hb, this.allRows, pb.exact);
