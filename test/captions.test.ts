@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { captionParts, captions, clusterValues, summarizeLive, type LiveSummary } from '../src/core/metrics/captions';
+import { captionParts, captions, claimSentence, clusterValues, summarizeLive, type LiveSummary } from '../src/core/metrics/captions';
+import { claimsInputOf, computeClaims } from '../src/core/claims';
 import { needsMonteCarlo, resolveConfig, type Experiment } from '../src/core/config/resolve';
 import { makeRunSeries, type RunSeries } from '../src/core/run/series';
 
@@ -85,150 +86,180 @@ describe('clusterValues', () => {
   });
 });
 
+// Claim sentences come from the claims engine (test/claims.test.ts checks its rules); here: which
+// are shown, how, and that outcome sentences use §8's terms. With 40 iterations the stall window
+// is w = 10: a curve flat over its last 10 iterations is stuck (or at J*).
+const T = 40;
+const flat = (end: number, at = 2) => rising(end, at, T);
+const C4 = 'Claim 4 (SeeUPO in reverse order improves monotonically and reaches J*; forward or random order need not)';
+
 describe('captions', () => {
-  it('all seeds at J*: reached, monotonic improvement and global optimum observed', () => {
-    const exp = experiment({ algorithms: [{ id: 'seeupo' }] });
-    const { lines } = run(exp, [[rising(1, 3), rising(1, 3), rising(1, 4), rising(1, 3)]]);
+  it('all seeds at J*: reached; claim 4 undecided without a twin (c), other claims not shown', () => {
+    const exp = experiment({ iterations: T, algorithms: [{ id: 'seeupo' }] });
+    const { lines } = run(exp, [[flat(1, 3), flat(1, 3), flat(1, 4), flat(1, 3)]]);
     expect(lines).toEqual([
       'SeeUPO reached J* (within 0.01) in 4/4 seeds, 95% of the way after a median 3 iterations.',
-      'Monotonic improvement: observed for SeeUPO (no drop of J in 4 seeds × 10 iterations).',
-      'Global optimum: observed for SeeUPO (4/4 seeds within 0.01 of J* = 1.00).',
+      `${C4}: undecided — (a) observed, (b) observed, (c) not testable; (c) not testable here: no algorithm equals SeeUPO in every field but order (a forward- or random-order twin).`,
     ]);
   });
 
-  it('a stalled cluster at a reward level of the table', () => {
-    const exp = experiment({ algorithms: [{ id: 'grpo' }] });
-    const { lines } = run(exp, [[rising(0.3, 2), rising(0.301, 2), rising(1, 6), rising(0.299, 2)]]);
+  it('a stuck cluster at a reward level of the table; claim 2 not observed (no drop, all settled)', () => {
+    const exp = experiment({ iterations: T, algorithms: [{ id: 'grpo' }] });
+    const { lines } = run(exp, [[flat(0.3), flat(0.301), flat(1, 6), flat(0.299)]]);
     // the median over {6, ∞, ∞, ∞} is ∞: no "95% of the way" clause
-    expect(lines).toEqual(['GRPO reached J* (within 0.01) in 1/4 seeds; stalled at J ≈ 0.30 (a reward level of the table) in 3/4 seeds; J* = 1.00.']);
-  });
-
-  it('a mixed case: at J*, a cluster off the reward levels, a lone seed', () => {
-    const exp = experiment({ seeds: 5, algorithms: [{ id: 'ppo-grae' }] });
-    const { lines } = run(exp, [[rising(1, 2), rising(0.5, 3), rising(1, 4), rising(0.52, 3), rising(0.7, 3)]]);
     expect(lines).toEqual([
-      'PPO+GRAE reached J* (within 0.01) in 2/5 seeds; stalled at J ≈ 0.51 in 2/5 seeds; ended at J = 0.70 in 1/5 seeds; J* = 1.00.',
+      'GRPO reached J* (within 0.01) in 1/4 seeds; stuck at J ≈ 0.30 (a reward level of the table) in 3/4 seeds; J* = 1.00.',
+      'Claim 2 (PPO with GRAE can decrease J): not observed — No drop of J in GRPO (4 seeds), and every seed has settled.',
     ]);
   });
 
-  it('global optimum not observed and partly observed', () => {
-    const exp = experiment({ algorithms: [{ id: 'seeupo' }, { id: 'reinforce' }] });
-    const { lines } = run(exp, [
-      [rising(0.3, 2), rising(0.3, 2), rising(0.3, 2), rising(0.3, 2)],
-      [rising(1, 5), rising(1, 5), rising(0.2, 2), rising(1, 5)],
-    ]);
-    expect(lines).toContain('Global optimum: not observed for SeeUPO (0/4 seeds within 0.01 of J* = 1.00; final J 0.30 ± 0.00).');
-    expect(lines).toContain('Global optimum: partly observed for REINFORCE (3/4 seeds within 0.01 of J* = 1.00; final J 0.80 ± 0.64).');
-  });
-
-  it('counts monotonic-improvement violations, with the sampled-mode caveat', () => {
-    const exp = experiment({ mode: 'sampled', seeds: 3, algorithms: [{ id: 'seeupo' }] });
-    const a = [0.1, 0.4, 0.35, 0.6, 0.5, 0.9, 1, 1, 1, 1, 1]; // drops at 2 and 4
-    const b = [0.1, 0.4, 0.6, 0.59, 0.9, 1, 1, 1, 1, 1, 1]; // drop at 3
-    const c = rising(1, 5);
-    const { summaries, lines } = run(exp, [[a, b, c]]);
-    expect(summaries[0].summary.violations).toBe(3);
-    expect(summaries[0].summary.seedsWithViolations).toBe(2);
-    expect(lines).toContain(
-      "Monotonic improvement: not observed for SeeUPO: J dropped 3 times in 2/3 seeds; in sampled mode drops can come from sampling noise (the paper's guarantee is for exact updates).",
+  it('a mixed case: at J*, a stuck cluster off the reward levels, a seed still improving', () => {
+    const exp = experiment({ iterations: T, seeds: 5, algorithms: [{ id: 'ppo-grae' }] });
+    const { lines } = run(exp, [[flat(1, 2), flat(0.5, 3), flat(0.7, 4), flat(0.52, 3), rising(0.7, T, T)]]);
+    expect(lines[0]).toBe(
+      'PPO+GRAE reached J* (within 0.01) in 1/5 seeds; stuck at J ≈ 0.51 in 2/5 seeds; stuck at J = 0.70 in 1/5 seeds; still improving at J ≈ 0.70 in 1/5 seeds; J* = 1.00.',
     );
+    expect(lines[1]).toBe('Claim 2 (PPO with GRAE can decrease J): undecided — no drop of J so far, but 1/5 seeds of PPO+GRAE is still improving; run longer.');
   });
 
-  it('exact mode: no sampling caveat on a drop', () => {
-    const exp = experiment({ seeds: 1, algorithms: [{ id: 'seeupo' }] });
-    const { lines } = run(exp, [[[0.1, 0.5, 0.4, 1, 1, 1, 1, 1, 1, 1, 1]]]);
-    expect(lines).toContain('Monotonic improvement: not observed for SeeUPO: J dropped 1 time in 1/1 seed.');
-    // a single seed: no interval
-    expect(lines[0]).toBe('SeeUPO reached J* (within 0.01) in 1/1 seed, 95% of the way after a median 3 iterations.');
+  it('a finished run whose curves still rise is "still improving", not stalled', () => {
+    const exp = experiment({ iterations: T, algorithms: [{ id: 'grpo' }] });
+    const up = rising(0.6, T, T); // +0.0125 per iteration up to the end
+    const { lines } = run(exp, [[up, up, up, up]]);
+    expect(lines[0]).toBe('GRPO still improving at J ≈ 0.60 in 4/4 seeds; J* = 1.00.');
+    expect(lines.join(' ')).not.toMatch(/stuck|stalled/);
   });
 
-  it('a Monte-Carlo J: violations not checked', () => {
-    const exp = experiment({ mode: 'sampled', seeds: 2, algorithms: [{ id: 'seeupo' }] });
-    const a = [0.1, 0.4, 0.35, 0.6, 0.5, 0.9, 1, 1, 1, 1, 1];
-    const { summaries, lines } = run(exp, [[a, a]], 10, { jIsEstimate: true });
-    expect(summaries[0].jIsEstimate).toBe(true);
-    expect(summaries[0].summary.violations).toBe(0);
-    expect(lines).toContain('Monotonic improvement: not checked for SeeUPO (J is a Monte-Carlo estimate).');
-    expect(lines.join(' ')).not.toContain('dropped');
+  it('a curve that falls over the last w iterations is "still moving"', () => {
+    const exp = experiment({ iterations: T, seeds: 1, algorithms: [{ id: 'grpo' }] });
+    const down = Array.from({ length: T + 1 }, (_, k) => 0.8 - 0.01 * k);
+    expect(run(exp, [[down]]).lines[0]).toBe('GRPO still moving at J ≈ 0.40 in 1/1 seed; J* = 1.00.');
   });
 
-  it('a Monte-Carlo J is the default past the exact-enumeration limit', () => {
-    const exp = resolveConfig({
-      version: 1,
-      env: { preset: 'lock', turns: 6, vocab: 8 },
-      policy: { kind: 'mlp' },
-      mode: 'sampled',
-      seeds: 1,
-      iterations: 2,
-      algorithms: [{ id: 'seeupo' }],
-    });
-    expect(needsMonteCarlo(exp.env)).toBe(true);
-    const s = summarizeLive(exp, JSTAR, series(exp, [[[0.1, 0.05, 0.2]]]), 2);
-    expect(s[0].jIsEstimate).toBe(true);
-    expect(s[0].summary.violations).toBe(0);
-  });
-
-  it('reverse order helped: medians and final intervals', () => {
-    const exp = experiment({ algorithms: [{ id: 'seeupo' }, { id: 'seeupo-forward' }] });
-    const { lines } = run(exp, [
-      [rising(1, 3), rising(1, 3), rising(1, 3), rising(1, 3)],
-      [rising(0.95, 8), rising(0.96, 8), rising(0.96, 8), rising(0.97, 8)],
-    ]);
-    // forward: mean 0.96, sd 0.008165, 95% half-width t₃·sd/2 = 0.0130
-    expect(lines).toContain(
-      'Reverse order helped here: SeeUPO reached 95% of the way to J* after a median 3 iterations vs 8 for SeeUPO (forward); final J 1.00 ± 0.00 vs 0.96 ± 0.01.',
-    );
-  });
-
-  it('reverse order: no difference observed, and the fields that differ are named', () => {
-    const exp = experiment({ algorithms: [{ id: 'seeupo' }, { id: 'seeupo-forward', epochs: 2 }] });
-    const { lines } = run(exp, [
-      [rising(1, 3), rising(1, 3), rising(1, 3), rising(1, 3)],
-      [rising(1, 4), rising(1, 4), rising(1, 4), rising(1, 4)],
-    ]);
-    expect(lines).toContain(
-      'Reverse order: no difference observed between SeeUPO and SeeUPO (forward) ' +
-        '(final J 1.00 ± 0.00 vs 1.00 ± 0.00, intervals overlap; median iterations to 95% of the way to J*: 3 vs 4); the two also differ in epochs, not only in order.',
-    );
-  });
-
-  it('reverse order did not help when the other order is higher', () => {
-    const exp = experiment({ algorithms: [{ id: 'seeupo' }, { id: 'seeupo-random' }] });
-    const { lines } = run(exp, [
-      [rising(0.3, 2), rising(0.3, 2), rising(0.3, 2), rising(0.3, 2)],
-      [rising(1, 5), rising(1, 5), rising(1, 5), rising(1, 5)],
-    ]);
-    expect(lines).toContain(
-      'Reverse order did not help here: most SeeUPO seeds never reached 95% of the way to J*, while SeeUPO (random) did after a median 5 iterations; final J 0.30 ± 0.00 vs 1.00 ± 0.00.',
-    );
-  });
-
-  it('in progress: "So far (iteration k of N):" and "is at" instead of "stalled at"', () => {
-    const exp = experiment({ iterations: 200, algorithms: [{ id: 'grpo' }] });
+  it('in progress: fewer than w + 1 values is still improving; later the same plateau is stuck', () => {
+    const exp = experiment({ iterations: 200, algorithms: [{ id: 'grpo' }] }); // w = 20
     const curve = rising(0.3, 2, 200);
+    const early = run(exp, [[curve, curve, curve, curve]], 15);
+    expect(early.lines[0]).toBe('So far (iteration 15 of 200): GRPO still improving at J ≈ 0.30 (a reward level of the table) in 4/4 seeds; J* = 1.00.');
+    expect(early.lines[1]).toBe('Claim 2 (PPO with GRAE can decrease J): undecided — no drop of J so far, but 4/4 seeds of GRPO are still improving; run longer.');
     const { summaries, lines } = run(exp, [[curve, curve, curve, curve]], 40);
-    expect(lines[0]).toBe('So far (iteration 40 of 200): GRPO is at J ≈ 0.30 (a reward level of the table) in 4/4 seeds; J* = 1.00.');
+    expect(lines[0]).toBe('So far (iteration 40 of 200): GRPO stuck at J ≈ 0.30 (a reward level of the table) in 4/4 seeds; J* = 1.00.');
     const parts = captionParts({ exp, Jstar: JSTAR }, summaries);
     expect(parts.prefix).toBe('So far (iteration 40 of 200):');
-    expect(parts.sentences[0]).toBe('GRPO is at J ≈ 0.30 (a reward level of the table) in 4/4 seeds; J* = 1.00.');
+    expect(parts.sentences[0]).toBe('GRPO stuck at J ≈ 0.30 (a reward level of the table) in 4/4 seeds; J* = 1.00.');
+    expect(parts.claims?.map((c) => c.verdict)).toEqual(['not testable', 'not observed', 'not testable', 'not testable', 'not testable']);
   });
 
   it('finished runs carry no prefix', () => {
-    const exp = experiment({ algorithms: [{ id: 'grpo' }] });
-    const curve = rising(0.3, 2);
+    const exp = experiment({ iterations: T, algorithms: [{ id: 'grpo' }] });
+    const curve = flat(0.3);
     const { lines } = run(exp, [[curve, curve, curve, curve]]);
-    expect(lines[0]).toBe('GRPO stalled at J ≈ 0.30 (a reward level of the table) in 4/4 seeds; J* = 1.00.');
+    expect(lines[0]).toBe('GRPO stuck at J ≈ 0.30 (a reward level of the table) in 4/4 seeds; J* = 1.00.');
   });
 
-  it('diverged seeds are named, and break monotonic improvement', () => {
-    const exp = experiment({ seeds: 3, algorithms: [{ id: 'seeupo' }] });
-    const runs = series(exp, [[rising(1, 3), rising(1, 3), [0.1, 0.3, 0.5, 0.6, 0.7]]]);
+  it('the claims of reverse order with a forward twin, and critic-free methods that miss J*', () => {
+    const exp = experiment({ iterations: T, algorithms: [{ id: 'seeupo' }, { id: 'seeupo-forward' }, { id: 'grpo' }] });
+    const { lines } = run(exp, [
+      [flat(1, 3), flat(1, 3), flat(1, 3), flat(1, 3)],
+      [flat(1, 12), flat(1, 12), flat(1, 12), flat(1, 12)],
+      [flat(0.3), flat(0.3), flat(1, 5), flat(1, 5)],
+    ]);
+    expect(lines).toContain(
+      `${C4}: observed — All three parts observed: (a) SeeUPO had no drop of J in 4 seeds; (b) SeeUPO reached J* in 4/4 seeds; ` +
+        '(c) SeeUPO (forward), in forward order but otherwise equal to SeeUPO, did worse (slower): J* in 4/4 seeds vs 4/4 seeds, median iterations to 95% 12 vs 3.',
+    );
+    expect(lines).toContain(
+      'Claim 3 (Critic-free simultaneous methods can miss J* where reverse-order SeeUPO reaches it): observed — GRPO stayed stuck below J* in 2/4 seeds (final J 0.30 ± 0.00) while SeeUPO reached it in the same seeds.',
+    );
+    expect(lines.join(' ')).toMatch(/[Rr]everse order/);
+  });
+
+  it('reverse order: the twin does as well: claim 4 not observed', () => {
+    const exp = experiment({ iterations: T, algorithms: [{ id: 'seeupo' }, { id: 'seeupo-random' }] });
+    const { lines } = run(exp, [
+      [flat(1, 3), flat(1, 3), flat(1, 3), flat(1, 3)],
+      [flat(1, 4), flat(1, 4), flat(1, 4), flat(1, 4)],
+    ]);
+    expect(lines).toContain(
+      `${C4}: not observed — Part (c) not observed: SeeUPO (random), in random order but otherwise equal to SeeUPO, did as well: J* in 4/4 seeds vs 4/4 seeds, median iterations to 95% 4 vs 3.`,
+    );
+  });
+
+  it('a forward order that differs in another field is no twin: nothing said about order', () => {
+    const exp = experiment({ iterations: T, algorithms: [{ id: 'seeupo' }, { id: 'seeupo-forward', epochs: 2 }] });
+    const { lines } = run(exp, [
+      [flat(1, 3), flat(1, 3), flat(1, 3), flat(1, 3)],
+      [flat(0.3), flat(0.3), flat(0.3), flat(0.3)],
+    ]);
+    expect(lines.find((l) => l.startsWith('Claim 4'))).toContain('(c) not testable');
+  });
+
+  it('exact mode: a drop of J makes claim 4 not observed', () => {
+    const exp = experiment({ iterations: T, seeds: 1, algorithms: [{ id: 'seeupo' }] });
+    const J = [0.1, 0.5, 0.4, ...Array(T - 2).fill(1)];
+    const { lines } = run(exp, [[J]]);
+    expect(lines[0]).toBe('SeeUPO reached J* (within 0.01) in 1/1 seed, 95% of the way after a median 3 iterations.');
+    expect(lines).toContain(`${C4}: not observed — Part (a) not observed: SeeUPO's J dropped 1 time in 1/1 seed.`);
+  });
+
+  it('sampled mode: drop-based parts are not testable (never "not observed" for a drop)', () => {
+    const exp = experiment({ iterations: T, mode: 'sampled', seeds: 3, algorithms: [{ id: 'seeupo' }, { id: 'grpo' }] });
+    const a = [0.1, 0.4, 0.35, 0.6, 0.5, 0.9, ...Array(T - 5).fill(1)]; // drops at 2 and 4
+    const { summaries, lines } = run(exp, [[a, flat(1, 5), flat(1, 5)], [a, a, a]]);
+    expect(summaries[0].summary.violations).toBe(2);
+    const c4 = lines.find((l) => l.startsWith('Claim 4'))!;
+    expect(c4).toContain(': undecided — (a) not testable, (b) observed, (c) not testable; (a) not testable here: in sampled mode a drop may be sampling noise');
+    expect(lines.find((l) => l.startsWith('Claim 2'))).toBeUndefined(); // not testable, and other claims are shown
+    expect(c4).not.toContain('not observed');
+  });
+
+  it('a Monte-Carlo J: no drops counted, drop-based parts not testable', () => {
+    const exp = experiment({ iterations: T, mode: 'sampled', seeds: 2, algorithms: [{ id: 'seeupo' }] });
+    const a = [0.1, 0.4, 0.35, 0.6, 0.5, 0.9, ...Array(T - 5).fill(1)];
+    const { summaries, lines } = run(exp, [[a, a]], T, { jIsEstimate: true });
+    expect(summaries[0].jIsEstimate).toBe(true);
+    expect(summaries[0].summary.violations).toBe(0);
+    expect(lines.find((l) => l.startsWith('Claim 4'))).toContain('(a) not testable here: J is a Monte-Carlo estimate');
+    expect(lines.join(' ')).not.toContain('dropped');
+  });
+
+  it('nothing testable: every claim says what it lacks', () => {
+    const exp = experiment({ iterations: T, algorithms: [{ id: 'seeupo-forward' }] });
+    const { lines } = run(exp, [[flat(1, 3), flat(1, 3), flat(1, 3), flat(1, 3)]]);
+    expect(lines.slice(1).map((l) => l.slice(0, 8))).toEqual(['Claim 1 ', 'Claim 2 ', 'Claim 3 ', 'Claim 4 ', 'Claim 5 ']);
+    expect(lines[1]).toBe(
+      'Claim 1 (GRAE-REINFORCE reaches J* when undiscounted): not testable here — the experiment has no GRAE-REINFORCE algorithm (rule reinforce with advantage grae or rloo).',
+    );
+  });
+
+  it('the claims are those of the claims engine on the same runs', () => {
+    const exp = experiment({ iterations: T, algorithms: [{ id: 'seeupo' }, { id: 'reinforce' }, { id: 'grpo' }] });
+    const runs = series(exp, [
+      [flat(1, 3), flat(1, 3), flat(0.3), flat(1, 3)],
+      [flat(1, 5), flat(1, 5), rising(0.6, T, T), flat(1, 5)],
+      [flat(0.3), flat(1, 5), flat(1, 5), flat(1, 5)],
+    ]);
+    for (const it of [12, T]) {
+      const summaries = summarizeLive(exp, JSTAR, runs, it);
+      const parts = captionParts({ exp, Jstar: JSTAR }, summaries);
+      const claims = computeClaims(claimsInputOf(exp, JSTAR, runs, { upTo: it }));
+      expect(parts.claims).toEqual(claims);
+      for (const c of claims) if (c.verdict !== 'not testable') expect(parts.sentences).toContain(claimSentence(c));
+    }
+    const lines = captions({ exp, Jstar: JSTAR }, summarizeLive(exp, JSTAR, runs, T));
+    expect(lines).toContain('Claim 1 (GRAE-REINFORCE reaches J* when undiscounted): undecided — 1/4 seeds of REINFORCE is still improving; run longer.');
+    expect(lines[1]).toBe('REINFORCE reached J* (within 0.01) in 3/4 seeds, 95% of the way after a median 5 iterations; still improving at J ≈ 0.60 in 1/4 seeds; J* = 1.00.');
+  });
+
+  it('diverged seeds are named, and are stuck for the claims', () => {
+    const exp = experiment({ iterations: T, seeds: 3, algorithms: [{ id: 'seeupo' }] });
+    const runs = series(exp, [[flat(1, 3), flat(1, 3), [0.1, 0.3, 0.5, 0.6, 0.7]]]);
     runs[2].diverged = 5; // J[5] was not finite
-    const summaries = summarizeLive(exp, JSTAR, runs, 10);
+    const summaries = summarizeLive(exp, JSTAR, runs, T);
     expect(summaries[0].divergedSeeds).toBe(1);
     const lines = captions({ exp, Jstar: JSTAR }, summaries);
     expect(lines[0]).toBe('SeeUPO reached J* (within 0.01) in 2/3 seeds, 95% of the way after a median 3 iterations; diverged in 1/3 seeds; J* = 1.00.');
-    expect(lines).toContain('Monotonic improvement: not observed for SeeUPO: diverged in 1/3 seeds.');
+    expect(lines).toContain(`${C4}: not observed — Part (b) not observed: SeeUPO stayed stuck below J* in 1/3 seeds (1 of them diverged).`);
   });
 
   it('NaN everywhere (nothing reported) is said, not summarized', () => {

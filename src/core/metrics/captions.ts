@@ -1,19 +1,19 @@
 // Plain-language captions generated from the numbers only (algorithms.md §7–§8): where each
-// algorithm's seeds ended, and the paper's claims stated as observed / not observed on this
-// experiment. Pure TS: the page and tests call it on the streamed (partial) series.
+// algorithm's seeds ended (at J*, stuck, or still improving, in §8's terms) and the verdicts of
+// the paper's five claims as the claims engine (../claims) decides them. Pure TS: the page and
+// tests call it on the streamed (partial) series.
 
-import { algorithmLabel, type AlgorithmRecord } from '../algo/records';
+import { algorithmLabel } from '../algo/records';
+import { allTerms, AT_JSTAR, computeClaims, jDecimals, type Claim, type ClaimsInput, type SeedTerms } from '../claims';
 import { needsMonteCarlo, type Experiment } from '../config/resolve';
 import { rewardRange } from '../run/result';
 import { storedUpTo, type RunSeries } from '../run/series';
 import { lastFinite, summarize, violationTolerance, type AlgorithmSummary } from './summary';
 
 /** A seed is at the optimum when its J is within this of J* (the share-at-J* rule of §7). */
-export const AT_OPTIMUM = 0.01;
+export const AT_OPTIMUM = AT_JSTAR;
 /** Final J values of seeds that did not reach J* are grouped when they lie within this of each other. */
 export const CLUSTER_WIDTH = 0.02;
-/** Final J means closer than this are not called different, even with non-overlapping intervals. */
-export const MIN_J_DIFFERENCE = 0.01;
 
 /** One algorithm's across-seed summary at the iteration every run has completed. */
 export interface LiveSummary {
@@ -29,6 +29,12 @@ export interface LiveSummary {
   finals: number[];
   /** Per seed: diverged at or before the iteration. */
   diverged: boolean[];
+  /** Per seed: the iteration it diverged at (≤ the iteration), else null. */
+  divergedAt: (number | null)[];
+  /** Per seed: its seed index. */
+  seedIndices: number[];
+  /** Per seed: J[0..iteration] (a view on the series, not a copy). */
+  J: Float64Array[];
   divergedSeeds: number;
   /** Compute time of the algorithm's runs up to the iteration, summed over seeds (s). */
   wallSeconds: number;
@@ -58,7 +64,8 @@ export function summarizeLive(
     const mine = runs.filter((s) => s.algoIndex === ai).sort((x, y) => x.seedIndex - y.seedIndex);
     const Js = mine.map((s) => s.J.subarray(0, Math.min(it, s.J.length - 1) + 1));
     const summary = summarize(Js, Jstar, tol);
-    const diverged = mine.map((s) => s.diverged !== null && s.diverged <= it);
+    const divergedAt = mine.map((s) => (s.diverged !== null && s.diverged <= it ? s.diverged : null));
+    const diverged = divergedAt.map((d) => d !== null);
     let wallMs = 0;
     for (const s of mine) {
       // a long run stores wallMs every `every` updates (series.ts): each stored one stands for `every`
@@ -74,6 +81,9 @@ export function summarizeLive(
       atOptimumSeeds: Math.round(summary.atOptimum * mine.length),
       finals: Js.map((J) => lastFinite(J)),
       diverged,
+      divergedAt,
+      seedIndices: mine.map((s) => s.seedIndex),
+      J: Js,
       divergedSeeds: diverged.filter(Boolean).length,
       wallSeconds: wallMs / 1000,
       iteration: it,
@@ -137,33 +147,64 @@ export function groupSeeds(s: LiveSummary, Jstar: number): SeedGroups {
 // ---------------------------------------------------------------------------------------------
 // Formatting
 
-/** Decimals for J values: 2 for rewards spanning about 1, more for narrower reward ranges. */
-export function jDecimals(span: number): number {
-  if (!(span > 0) || !Number.isFinite(span)) return 2;
-  return Math.max(2, 1 - Math.floor(Math.log10(span)));
-}
+/** Decimals for J values (the claims' reasons use the same). */
+export { jDecimals };
 
 const plural = (n: number, one: string, many = `${one}s`) => (n === 1 ? one : many);
 const ofSeeds = (k: number, n: number) => `${k}/${n} ${plural(n, 'seed')}`;
 
-function makeFmt(exp: Experiment) {
-  const d = jDecimals(rewardRange(exp));
-  const num = (v: number) => (Number.isFinite(v) ? v.toFixed(d) : 'n/a');
-  const interval = (s: LiveSummary) => {
-    const f = s.summary.finalJ;
-    if (!Number.isFinite(f.mean)) return 'n/a';
-    if (f.n <= 1) return `${num(f.mean)} (1 seed)`;
-    return `${num(f.mean)} ± ${num((f.hi - f.lo) / 2)}`;
-  };
-  return { num, interval };
-}
-
 /** A reward value of the (single-context) table within 0.01 of v: a natural place to get stuck. */
 function isRewardLevel(exp: Experiment, v: number): boolean {
   if (exp.env.contexts !== 1) return false;
-  const r = exp.env.rewards[0];
+  const r = exp.env.returns[0];
   for (let i = 0; i < r.length; i++) if (Math.abs(r[i] - v) <= AT_OPTIMUM) return true;
   return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claims of the summarized runs
+
+/**
+ * The claims engine's input for the summaries (each run's J up to the summarized iteration). The
+ * same as claimsInputOf(exp, Jstar, series, { upTo: iteration }) of ../claims.
+ */
+export function claimsInputOfLive(exp: Experiment, Jstar: number, summaries: readonly LiveSummary[]): ClaimsInput {
+  return {
+    algorithms: exp.algorithms,
+    runs: exp.algorithms.map((_, ai) => {
+      const s = summaries.find((x) => x.algoIndex === ai);
+      return s ? s.J.map((J, i) => ({ seedIndex: s.seedIndices[i], J, diverged: s.divergedAt[i] })) : [];
+    }),
+    mode: exp.mode,
+    jIsEstimate: summaries.some((s) => s.jIsEstimate),
+    gamma: exp.env.gamma,
+    contexts: exp.env.contexts,
+    iterations: exp.iterations,
+    Jstar,
+    rewardRange: rewardRange(exp),
+    changes: exp.changes,
+  };
+}
+
+/** The five verdicts (algorithms.md §8) on the summarized runs. */
+export function liveClaims(exp: Experiment, Jstar: number, summaries: readonly LiveSummary[]): Claim[] {
+  return computeClaims(claimsInputOfLive(exp, Jstar, summaries));
+}
+
+/** "Claim 4 (SeeUPO in reverse order …): observed — <reason>" */
+export function claimSentence(c: Claim): string {
+  const verdict = c.verdict === 'not testable' ? 'not testable here' : c.verdict;
+  const reason = c.reason.replace(/^(Not testable here|Undecided): /, '');
+  return `Claim ${c.claim} (${c.title}): ${verdict} — ${reason}`;
+}
+
+/**
+ * The claim sentences to show: every claim that is testable here; when none is, every one (each
+ * saying what the experiment lacks), so the reader learns what would make them testable.
+ */
+export function claimSentences(claims: readonly Claim[]): string[] {
+  const testable = claims.filter((c) => c.verdict !== 'not testable');
+  return (testable.length ? testable : claims).map(claimSentence);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -180,16 +221,24 @@ export interface CaptionParts {
   /** "So far (iteration k of N):" while the runs have not reached the last iteration; else null. */
   prefix: string | null;
   sentences: string[];
+  /** The verdicts the claim sentences state (absent when there is nothing to say yet). */
+  claims?: Claim[];
 }
 
-const isReverseSequential = (a: AlgorithmRecord) => a.rule === 'sequential' && a.order === 'reverse';
+/** Where a seed that is not at J* is, in §8's terms. */
+type SeedState = 'stuck' | 'improving' | 'moving';
 
-/** Fields of the sequential rule that two algorithms must share for an order comparison to isolate the order. */
-const SEQUENTIAL_FIELDS = ['advantage', 'normalization', 'turnRatio', 'mCorrection', 'mClip', 'clip', 'epochs', 'minibatches'] as const;
-
-export function differingFields(a: AlgorithmRecord, b: AlgorithmRecord, fields: readonly (keyof AlgorithmRecord)[] = SEQUENTIAL_FIELDS): string[] {
-  return fields.filter((k) => a[k] !== b[k]);
+/**
+ * Stalled (§8) → stuck; else still improving, or still moving when J fell over the window (with
+ * fewer than w + 1 values, the direction since J_0).
+ */
+function stateOf(t: SeedTerms, J: ArrayLike<number> | undefined): SeedState {
+  if (t.stalled) return 'stuck';
+  const change = Number.isFinite(t.change) ? t.change : J && J.length ? t.final - J[0] : NaN;
+  return change < 0 ? 'moving' : 'improving';
 }
+
+const STATE_WORDS: Record<SeedState, string> = { stuck: 'stuck', improving: 'still improving', moving: 'still moving' };
 
 /** The generated sentences, with the in-progress prefix kept apart (the Caption shows it as a lead-in). */
 export function captionParts(input: CaptionInput, summaries: readonly LiveSummary[]): CaptionParts {
@@ -200,15 +249,17 @@ export function captionParts(input: CaptionInput, summaries: readonly LiveSummar
   if (iteration < 1) return { prefix: null, sentences: [] };
   const inProgress = iteration < exp.iterations;
   const prefix = inProgress ? `So far (iteration ${iteration} of ${exp.iterations}):` : null;
-  const { num, interval } = makeFmt(exp);
+  const d = jDecimals(rewardRange(exp));
+  const num = (v: number) => (Number.isFinite(v) ? v.toFixed(d) : 'n/a');
   const label = (s: LiveSummary) => input.algorithms?.[s.algoIndex]?.label ?? s.label;
-  const record = (s: LiveSummary) => exp.algorithms[s.algoIndex];
+  const claimsInput = claimsInputOfLive(exp, Jstar, summaries);
+  const terms = allTerms(claimsInput);
   const sentences: string[] = [];
 
-  // 1. Where each algorithm's seeds ended.
-  for (const s of withData) sentences.push(outcomeSentence(s, groupSeeds(s, Jstar)));
+  // 1. Where each algorithm's seeds ended: at J*, stuck (stalled per §8), or still improving.
+  for (const s of withData) sentences.push(outcomeSentence(s, groupSeeds(s, Jstar), terms[s.algoIndex]?.seeds ?? []));
 
-  function outcomeSentence(s: LiveSummary, g: SeedGroups): string {
+  function outcomeSentence(s: LiveSummary, g: SeedGroups, seeds: readonly SeedTerms[]): string {
     const n = g.seeds;
     const parts: string[] = [];
     if (g.atOptimum > 0) {
@@ -218,18 +269,25 @@ export function captionParts(input: CaptionInput, summaries: readonly LiveSummar
           (med !== null ? `, 95% of the way after a median ${med} ${plural(med, 'iteration')}` : ''),
       );
     }
-    const named = g.clusters.filter((c) => c.count >= 2).slice(0, 3);
-    if (named.length === 0 && g.clusters.length === 1) named.push(g.clusters[0]);
-    for (const c of named) {
-      const level = isRewardLevel(exp, c.value) ? ' (a reward level of the table)' : '';
-      parts.push(`${inProgress ? 'is at' : 'stalled at'} J ≈ ${num(c.value)}${level} in ${ofSeeds(c.count, n)}`);
-    }
-    const rest = g.clusters.filter((c) => !named.includes(c));
-    if (rest.length) {
-      const count = rest.reduce((k, c) => k + c.count, 0);
-      const lo = Math.min(...rest.map((c) => c.lo)), hi = Math.max(...rest.map((c) => c.hi));
-      const where = num(lo) === num(hi) ? `at J = ${num(lo)}` : `between J = ${num(lo)} and ${num(hi)}`;
-      parts.push(`${inProgress ? 'is' : 'ended'} ${where} in ${ofSeeds(count, n)}`);
+    // the seeds groupSeeds() puts in clusters (finite, not diverged, not at J*), by §8 state
+    for (const state of ['stuck', 'improving', 'moving'] as const) {
+      const values = seeds.filter((t, i) => !t.diverged && Number.isFinite(t.final) && !t.atJstar && stateOf(t, s.J[i]) === state).map((t) => t.final);
+      if (values.length === 0) continue;
+      const word = STATE_WORDS[state];
+      const clusters = clusterValues(values);
+      const named = clusters.filter((c) => c.count >= 2).slice(0, 3);
+      if (named.length === 0 && clusters.length === 1) named.push(clusters[0]);
+      for (const c of named) {
+        const level = isRewardLevel(exp, c.value) ? ' (a reward level of the table)' : '';
+        parts.push(`${word} at J ≈ ${num(c.value)}${level} in ${ofSeeds(c.count, n)}`);
+      }
+      const rest = clusters.filter((c) => !named.includes(c));
+      if (rest.length) {
+        const count = rest.reduce((k, c) => k + c.count, 0);
+        const lo = Math.min(...rest.map((c) => c.lo)), hi = Math.max(...rest.map((c) => c.hi));
+        const where = num(lo) === num(hi) ? `at J = ${num(lo)}` : `between J = ${num(lo)} and ${num(hi)}`;
+        parts.push(`${word} ${where} in ${ofSeeds(count, n)}`);
+      }
     }
     if (g.diverged) parts.push(`diverged in ${ofSeeds(g.diverged, n)}`);
     if (g.missing) parts.push(`has no J yet in ${ofSeeds(g.missing, n)}`);
@@ -237,89 +295,11 @@ export function captionParts(input: CaptionInput, summaries: readonly LiveSummar
     return `${label(s)} ${parts.join('; ')}${tail}.`;
   }
 
-  // 2. Monotonic improvement: SeeUPO's claim, for sequential reverse-order algorithms.
-  for (const s of withData.filter((x) => isReverseSequential(record(x)))) {
-    const a = record(s);
-    if (s.jIsEstimate) {
-      sentences.push(`Monotonic improvement: not checked for ${label(s)} (J is a Monte-Carlo estimate).`);
-      continue;
-    }
-    const { violations, seedsWithViolations } = s.summary;
-    if (violations === 0 && s.divergedSeeds === 0) {
-      sentences.push(
-        `Monotonic improvement: observed for ${label(s)} (no drop of J in ${s.seeds} ${plural(s.seeds, 'seed')} × ${iteration} ${plural(iteration, 'iteration')}).`,
-      );
-      continue;
-    }
-    const what: string[] = [];
-    if (violations) what.push(`J dropped ${violations} ${plural(violations, 'time')} in ${ofSeeds(seedsWithViolations, s.seeds)}`);
-    if (s.divergedSeeds) what.push(`diverged in ${ofSeeds(s.divergedSeeds, s.seeds)}`);
-    const why: string[] = [];
-    if (exp.mode === 'sampled') why.push("in sampled mode drops can come from sampling noise (the paper's guarantee is for exact updates)");
-    if (exp.policy.kind === 'mlp') why.push("the policy is a shared network, outside the theory's per-turn independence");
-    if (a.normalization === 'group') why.push('group normalization, which the paper shows breaks the guarantees, is on');
-    if (!a.mCorrection) why.push('the M correction is off');
-    sentences.push(`Monotonic improvement: not observed for ${label(s)}: ${[...what, ...why].join('; ')}.`);
-  }
+  // 2. The paper's claims: the verdicts of the claims engine, one sentence each.
+  const claims = computeClaims(claimsInput);
+  sentences.push(...claimSentences(claims));
 
-  // 3. Global optimum: SeeUPO's convergence claim (and REINFORCE with GRAE when undiscounted, claim 1).
-  for (const s of withData) {
-    const a = record(s);
-    const claim = isReverseSequential(a) || (a.rule === 'reinforce' && a.advantage === 'grae' && a.normalization === 'none' && exp.env.gamma === 1);
-    if (!claim) continue;
-    const k = s.atOptimumSeeds, n = s.seeds;
-    const verdict = k === n ? 'observed' : k === 0 ? (inProgress ? 'not yet observed' : 'not observed') : 'partly observed';
-    const detail = k === n ? '' : `; final J ${interval(s)}`;
-    sentences.push(`Global optimum: ${verdict} for ${label(s)} (${ofSeeds(k, n)} within ${AT_OPTIMUM} of J* = ${num(Jstar)}${detail}).`);
-  }
-
-  // 4. Reverse vs another order: each forward/random sequential algorithm against the closest reverse one.
-  const reverse = withData.filter((x) => isReverseSequential(record(x)));
-  for (const o of withData.filter((x) => record(x).rule === 'sequential' && record(x).order !== 'reverse')) {
-    if (reverse.length === 0) break;
-    let r = reverse[0], diffs = differingFields(record(r), record(o));
-    for (const c of reverse.slice(1)) {
-      const d = differingFields(record(c), record(o));
-      if (d.length < diffs.length) { r = c; diffs = d; }
-    }
-    sentences.push(orderSentence(r, o, diffs));
-  }
-
-  function orderSentence(r: LiveSummary, o: LiveSummary, diffs: string[]): string {
-    const fr = r.summary.finalJ, fo = o.summary.finalJ;
-    const higher = fr.lo > fo.hi && fr.mean - fo.mean > MIN_J_DIFFERENCE;
-    const lower = fr.hi < fo.lo && fo.mean - fr.mean > MIN_J_DIFFERENCE;
-    const mr = r.summary.medianItersTo95, mo = o.summary.medianItersTo95;
-    const quicker = (x: number | null, y: number | null) => x !== null && (y === null || (y - x >= 2 && x <= 0.8 * y));
-    const faster = quicker(mr, mo), slower = quicker(mo, mr);
-    const better = higher || faster, worse = lower || slower;
-    const R = label(r), O = label(o);
-    const finals = `final J ${interval(r)} vs ${interval(o)}`;
-    const also = diffs.length ? `; the two also differ in ${diffs.join(', ')}, not only in order` : '';
-    const div = [r, o].filter((x) => x.divergedSeeds).map((x) => `${label(x)} diverged in ${ofSeeds(x.divergedSeeds, x.seeds)}`);
-    const divText = div.length ? `; ${div.join('; ')}` : '';
-    if (!better && !worse) {
-      const overlap = !(fr.lo > fo.hi) && !(fr.hi < fo.lo);
-      const m = (v: number | null) => (v === null ? 'not reached' : String(v));
-      return (
-        `Reverse order: no difference observed between ${R} and ${O} ` +
-        `(${finals}, ${overlap ? 'intervals overlap' : `within ${MIN_J_DIFFERENCE}`}; median iterations to 95% of the way to J*: ${m(mr)} vs ${m(mo)}${divText})${also}.`
-      );
-    }
-    const speed = medianVs(R, mr, O, mo);
-    const verdict = better && !worse ? 'Reverse order helped here' : worse && !better ? 'Reverse order did not help here' : 'Reverse order: mixed result';
-    return `${verdict}: ${speed}; ${finals}${divText}${also}.`;
-  }
-
-  return { prefix, sentences };
-}
-
-function medianVs(R: string, mr: number | null, O: string, mo: number | null): string {
-  const its = (m: number) => `a median ${m} ${plural(m, 'iteration')}`;
-  if (mr !== null && mo !== null) return `${R} reached 95% of the way to J* after ${its(mr)} vs ${mo} for ${O}`;
-  if (mr !== null) return `${R} reached 95% of the way to J* after ${its(mr)}, while most ${O} seeds never did`;
-  if (mo !== null) return `most ${R} seeds never reached 95% of the way to J*, while ${O} did after ${its(mo)}`;
-  return `most seeds of both never reached 95% of the way to J*`;
+  return { prefix, sentences, claims };
 }
 
 /** The caption sentences; while in progress the first one starts with "So far (iteration k of N):". */

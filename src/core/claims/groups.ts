@@ -1,0 +1,67 @@
+// Groups of algorithms chosen by their fields, not their names (algorithms.md §8), and twins.
+
+import { FIELDS_USED_BY_RULE, type AlgorithmRecord } from '../algo/records';
+import type { ClaimsInput } from './types';
+
+type Fields = Pick<AlgorithmRecord, 'rule' | 'advantage' | 'normalization' | 'order' | 'mCorrection'>;
+
+const groupRelative = (a: Fields) => a.advantage === 'grae' || a.advantage === 'rloo';
+
+/** GR: rule reinforce with advantage grae or rloo. */
+export const isGR = (a: Fields): boolean => a.rule === 'reinforce' && groupRelative(a);
+/** PG: rule ppu with advantage grae or rloo (PPO+GRAE, GRPO, GSPO). */
+export const isPG = (a: Fields): boolean => a.rule === 'ppu' && groupRelative(a);
+/** CF = GR ∪ PG: critic-free, all turns at once. */
+export const isCF = (a: Fields): boolean => isGR(a) || isPG(a);
+/** REV: rule sequential, order reverse, mCorrection true, advantage grae, normalization none or batch. */
+export const isREV = (a: Fields): boolean =>
+  a.rule === 'sequential' && a.order === 'reverse' && a.mCorrection === true && a.advantage === 'grae' && (a.normalization === 'none' || a.normalization === 'batch');
+
+/** Every field some rule reads; a field of this set that neither algorithm's rule reads is ignored in twin comparisons. */
+const RULE_SPECIFIC = new Set<string>(Object.values(FIELDS_USED_BY_RULE).flat());
+
+/** The pseudo-field under which two algorithms with different scheduled clip changes differ. */
+export const CLIP_CHANGES = 'clip changes';
+
+const reads = (rule: unknown, key: string): boolean =>
+  typeof rule === 'string' && Object.hasOwn(FIELDS_USED_BY_RULE, rule) && (FIELDS_USED_BY_RULE[rule as AlgorithmRecord['rule']] as string[]).includes(key);
+
+const same = (x: unknown, y: unknown): boolean => Object.is(x, y) || JSON.stringify(x) === JSON.stringify(y);
+
+/**
+ * The fields in which two algorithms differ, among those that matter to them: every field present
+ * on either record except `id`, iterated generically (a field added to AlgorithmRecord later is
+ * compared too), except a rule-specific field (one of FIELDS_USED_BY_RULE) that neither
+ * algorithm's rule reads — the executor ignores it (the config warns), so it cannot change a run.
+ * Twins thus match on every field either rule reads and on every field no rule list knows
+ * (`rule` itself among them). `clipChanges` (optional): each one's scheduled clip changes, as a
+ * string; they count as a field when either rule reads `clip`.
+ */
+export function differingFields(a: AlgorithmRecord, b: AlgorithmRecord, clipChanges: [string, string] = ['', '']): string[] {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  keys.delete('id');
+  const out: string[] = [];
+  for (const k of keys) {
+    if (RULE_SPECIFIC.has(k) && !reads(a.rule, k) && !reads(b.rule, k)) continue;
+    if (!same((a as unknown as Record<string, unknown>)[k], (b as unknown as Record<string, unknown>)[k])) out.push(k);
+  }
+  if ((reads(a.rule, 'clip') || reads(b.rule, 'clip')) && clipChanges[0] !== clipChanges[1]) out.push(CLIP_CHANGES);
+  return out;
+}
+
+/** Each algorithm's scheduled clip changes (path algorithms[i].clip) as a comparable string. */
+export function clipSchedules(input: Pick<ClaimsInput, 'algorithms' | 'changes'>): string[] {
+  return input.algorithms.map((_, i) =>
+    (input.changes ?? [])
+      .filter((c) => c.path === `algorithms[${i}].clip`)
+      .map((c) => `${c.at}:${c.value}`)
+      .join(','),
+  );
+}
+
+/** b is a twin of a for `field`: another algorithm equal to it in every field that matters but `field`, which differs. */
+export function isTwin(a: AlgorithmRecord, b: AlgorithmRecord, field: keyof AlgorithmRecord, clipChanges: [string, string] = ['', '']): boolean {
+  if (a === b) return false;
+  const d = differingFields(a, b, clipChanges);
+  return d.length === 1 && d[0] === field;
+}
