@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { computeAdvantages } from '../core/algo/advantages';
 import { ConfigError } from '../core/config/fields';
@@ -6,7 +7,8 @@ import { resolveConfig } from '../core/config/resolve';
 import { chooseExecutor } from '../core/run/choose';
 import { inThisThread, runOnCpu } from '../exec/cpu/run-experiment';
 import { nodeThreadLauncher } from '../exec/cpu/node-pool';
-import { parseArgs } from './args';
+import { parseArgs, type Args } from './args';
+import type { ExperimentResult } from '../core/run/result';
 import { decodeLink, type LinkState } from '../core/config/link-codec';
 import { explainMismatch, type ResultsHash } from '../core/metrics/results-hash';
 import { InputError } from './errors';
@@ -16,6 +18,7 @@ import { progressBar } from './progress';
 const USAGE = `usage:
   seeupo-explorer run CONFIG.json [--out RESULT.json] [--threads N] [--executor auto|cpu|tensor] [--backend wasm|cpu] [--debug]
   seeupo-explorer run --link 'URL' [same options]   (a permalink from the page; prints the result and its hash)
+  seeupo-explorer claims CONFIG.json|--link 'URL' [same options]   (runs it; prints only the paper's five claims, verdicts with evidence)
   seeupo-explorer advantages INPUT.json
 Exit codes: 0 success, 2 invalid input (one line on stderr), 1 any other failure.`;
 
@@ -33,11 +36,24 @@ async function main(argv: string[]): Promise<number> {
     await writeOut(JSON.stringify({ advantages }) + '\n');
     return 0;
   }
-  if (command !== 'run') throw new InputError(`unknown command "${command}"; the commands are run and advantages`);
+  if (command !== 'run' && command !== 'claims') throw new InputError(`unknown command "${command}"; the commands are run, claims and advantages`);
+  const out = args.flags.get('out');
+  if (out === true) throw new InputError(`--out: give the file to write: seeupo-explorer ${command} CONFIG.json --out FILE`);
+  if (typeof out === 'string') checkWritableFolder(out);
+  const result = await runFromArgs(command, file, args);
+  // `claims` prints only the verdicts (cli-contract.md "Claims in results"); `run` the whole result.
+  const text = command === 'claims' ? JSON.stringify({ claimsRules: result.claimsRules, claims: result.claims }) : JSON.stringify(result);
+  if (typeof out === 'string') writeFileSync(out, text + '\n');
+  else await writeOut(text + '\n');
+  return 0;
+}
+
+/** The experiment a config file or a permalink names, run on the executor it chooses. */
+async function runFromArgs(command: string, file: string | undefined, args: Args): Promise<ExperimentResult> {
   const link = args.flags.get('link');
-  if (link === true) throw new InputError("--link: give the permalink: seeupo-explorer run --link 'URL'");
-  if (link !== undefined && file) throw new InputError('run: give either CONFIG.json or --link URL, not both');
-  if (link === undefined && !file) throw new InputError("run: give the config file: seeupo-explorer run CONFIG.json (or --link 'URL')");
+  if (link === true) throw new InputError(`--link: give the permalink: seeupo-explorer ${command} --link 'URL'`);
+  if (link !== undefined && file) throw new InputError(`${command}: give either CONFIG.json or --link URL, not both`);
+  if (link === undefined && !file) throw new InputError(`${command}: give the config file: seeupo-explorer ${command} CONFIG.json (or --link 'URL')`);
   const opened = link === undefined ? null : openLink(link);
   const raw = opened ? opened.config : (readJson(file!) as Record<string, unknown>);
   for (const flag of ['executor', 'backend'] as const) {
@@ -50,7 +66,7 @@ async function main(argv: string[]): Promise<number> {
   for (const w of exp.warnings) process.stderr.write(`warning: ${w}\n`);
   const choice = chooseExecutor(exp);
   const bar = progressBar(process.stderr, 'running');
-  let result;
+  let result: ExperimentResult;
   if (choice.executor === 'tensor') {
     if (args.flags.has('threads')) process.stderr.write('warning: --threads is ignored by the tensor executor (one thread drives the tfjs backend)\n');
     const { runTensorInNode } = await import('../exec/tensor/node-run');
@@ -64,11 +80,19 @@ async function main(argv: string[]): Promise<number> {
   }
   bar.end();
   if (opened) reportHash(opened, result.resultsHash);
-  const text = JSON.stringify(result);
-  const out = args.flags.get('out');
-  if (typeof out === 'string') writeFileSync(out, text + '\n');
-  else await writeOut(text + '\n');
-  return 0;
+  return result;
+}
+
+/** --out's folder must exist before the run starts (a long run must not end in a lost result). */
+function checkWritableFolder(path: string): void {
+  const folder = dirname(resolve(path));
+  let ok = false;
+  try {
+    ok = statSync(folder).isDirectory();
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new InputError(`--out: the folder ${JSON.stringify(folder.length > 80 ? '…' + folder.slice(-80) : folder)} does not exist`);
 }
 
 /** Write to stdout and wait until it is flushed: process.exit() would cut a piped result short. */

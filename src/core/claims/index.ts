@@ -3,8 +3,7 @@
 // JSON, the CLI and the page's captions all call computeClaims.
 
 import { needsMonteCarlo, type Experiment } from '../config/resolve';
-// result.ts may import this module: the cycle is harmless (only functions, called after loading)
-import { rewardRange } from '../run/result';
+import { returnRange } from '../env/returns';
 import type { RunSeries } from '../run/series';
 import { claim1, claim2, claim3, type Ctx } from './rules';
 import { claim4, claim5 } from './rules-twins';
@@ -55,7 +54,7 @@ export function claimsInputOf(
     contexts: exp.env.contexts,
     iterations: exp.iterations,
     Jstar,
-    rewardRange: rewardRange(exp),
+    rewardRange: returnRange(exp.env),
     changes: exp.changes,
   };
 }

@@ -52,3 +52,10 @@ export function rewardsToGo(r: ArrayLike<number>, from: number, T: number, gamma
   out[at + T - 1] = g;
   for (let t = T - 2; t >= 0; t--) out[at + t] = g = r[from + t] + gamma * g;
 }
+
+/** max R̄ − min R̄ over every sequence and context, on the total return (drops and stalls are judged against it). */
+export function returnRange(env: Pick<Env, 'returns'>): number {
+  let lo = Infinity, hi = -Infinity;
+  for (const r of env.returns) for (const v of r) { if (v < lo) lo = v; if (v > hi) hi = v; }
+  return hi - lo;
+}

@@ -6,7 +6,7 @@
 import { algorithmLabel } from '../algo/records';
 import { allTerms, AT_JSTAR, computeClaims, jDecimals, type Claim, type ClaimsInput, type SeedTerms } from '../claims';
 import { needsMonteCarlo, type Experiment } from '../config/resolve';
-import { rewardRange } from '../run/result';
+import { returnRange } from '../env/returns';
 import { storedUpTo, type RunSeries } from '../run/series';
 import { lastFinite, summarize, violationTolerance, type AlgorithmSummary } from './summary';
 
@@ -58,7 +58,7 @@ export function summarizeLive(
 ): LiveSummary[] {
   if (runs.length === 0) return [];
   const jIsEstimate = opts.jIsEstimate ?? needsMonteCarlo(exp.env);
-  const tol = jIsEstimate ? Infinity : violationTolerance(rewardRange(exp));
+  const tol = jIsEstimate ? Infinity : violationTolerance(returnRange(exp.env));
   const it = Number.isFinite(iteration) ? Math.max(0, Math.floor(iteration)) : 0;
   return exp.algorithms.map((a, ai) => {
     const mine = runs.filter((s) => s.algoIndex === ai).sort((x, y) => x.seedIndex - y.seedIndex);
@@ -181,7 +181,7 @@ export function claimsInputOfLive(exp: Experiment, Jstar: number, summaries: rea
     contexts: exp.env.contexts,
     iterations: exp.iterations,
     Jstar,
-    rewardRange: rewardRange(exp),
+    rewardRange: returnRange(exp.env),
     changes: exp.changes,
   };
 }
@@ -249,7 +249,7 @@ export function captionParts(input: CaptionInput, summaries: readonly LiveSummar
   if (iteration < 1) return { prefix: null, sentences: [] };
   const inProgress = iteration < exp.iterations;
   const prefix = inProgress ? `So far (iteration ${iteration} of ${exp.iterations}):` : null;
-  const d = jDecimals(rewardRange(exp));
+  const d = jDecimals(returnRange(exp.env));
   const num = (v: number) => (Number.isFinite(v) ? v.toFixed(d) : 'n/a');
   const label = (s: LiveSummary) => input.algorithms?.[s.algoIndex]?.label ?? s.label;
   const claimsInput = claimsInputOfLive(exp, Jstar, summaries);

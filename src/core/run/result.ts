@@ -1,4 +1,6 @@
 import type { Experiment } from '../config/resolve';
+import { CLAIMS_RULES, claimsInputOf, computeClaims, type Claim } from '../claims';
+import { returnRange } from '../env/returns';
 import { executorTag, resultsHash, type ResultsHash } from '../metrics/results-hash';
 import { expandSlots, PER_ITERATION_METRICS, type RunSeries } from './series';
 import { summarize, violations, violationTolerance, type AlgorithmSummary } from '../metrics/summary';
@@ -34,6 +36,10 @@ export interface ExperimentResult {
   mode: 'exact' | 'sampled';
   iterations: number;
   warnings: string[];
+  /** The version of the verdict rules (algorithms.md §8) the claims were decided by. */
+  claimsRules: typeof CLAIMS_RULES;
+  /** The paper's five claims on this experiment: verdict, reason, evidence (src/core/claims). */
+  claims: Claim[];
   algorithms: { id: string; runs: RunResult[]; summary: Omit<AlgorithmSummary, 'finalJ'> & { finalJ: { mean: number | null; lo: number | null; hi: number | null } } }[];
   wallSeconds: number;
   /** Present when metrics other than J were stored only at every k-th iteration (and the last; the page does this past STORED_POINTS iterations): they are null between. */
@@ -48,9 +54,7 @@ const list = (a: ArrayLike<number>) => Array.from(a, (v) => (Number.isFinite(v) 
 const num = (v: number) => (Number.isFinite(v) ? v : null);
 
 export function rewardRange(exp: Experiment): number {
-  let lo = Infinity, hi = -Infinity;
-  for (const r of exp.env.returns) for (const v of r) { if (v < lo) lo = v; if (v > hi) hi = v; }
-  return hi - lo;
+  return returnRange(exp.env);
 }
 
 export function buildResult(
@@ -93,6 +97,8 @@ export function buildResult(
     mode: exp.mode,
     iterations: exp.iterations,
     warnings: exp.warnings,
+    claimsRules: CLAIMS_RULES,
+    claims: computeClaims(claimsInputOf(exp, Jstar, series, { jIsEstimate: meta.jIsEstimate ?? false })),
     resultsHash: resultsHash(
       algorithms.map((a) => a.id),
       algorithms.map((a) => a.runs.map((r) => r.J)),
