@@ -1,12 +1,12 @@
 import { useMemo } from 'react';
-import { captionParts } from '../../core/metrics/captions';
+import { captionParts, claimSentence, claimSentences } from '../../core/metrics/captions';
 import { useApp } from '../store';
 import { useLiveSummaries } from './SummaryTable';
 import './summary.css';
 
 /**
  * What the numbers say, in sentences generated from the live runs only (captions.ts): where each
- * algorithm's seeds ended and the paper's claims as observed / not observed. Announced politely;
+ * algorithm's seeds ended and the verdicts of the paper's claims (src/core/claims). Announced politely;
  * aria-busy holds announcements back while a run streams, so screen readers hear the settled text.
  */
 export function Caption() {
@@ -19,13 +19,19 @@ export function Caption() {
   );
   if (!plan || !parts) return null;
   const empty = parts.sentences.length === 0;
+  // the claim sentences close the list (captions.ts): shown apart, each with its verdict as data
+  const claims = parts.claims ?? [];
+  const claimCount = claims.length ? claimSentences(claims).length : 0;
+  const outcomes = parts.sentences.slice(0, parts.sentences.length - claimCount);
+  const shownClaims = claimCount ? claims.filter((c) => claimSentences(claims).includes(claimSentence(c))) : [];
   return (
     <section className="card caption" data-testid="caption" aria-live="polite" aria-busy={status === 'running'} aria-labelledby="caption-heading">
       <h2 id="caption-heading">What the numbers say</h2>
       {empty ? (
         <p className="muted" data-testid="caption-hint">
-          Press Run: once the runs have made an iteration, sentences here will say where each algorithm's seeds ended and whether the paper's claims
-          (monotonic improvement, reaching J*, reverse order helping) are observed on this experiment.
+          Press Run: once the runs have made an iteration, sentences here will say where each algorithm's seeds ended (at J*, stuck, or still
+          improving) and the verdict on each of the paper's five claims that this experiment can test (observed, not observed, undecided while
+          seeds still move), with the numbers it was decided on.
         </p>
       ) : (
         <>
@@ -35,10 +41,19 @@ export function Caption() {
             </p>
           )}
           <ul className="caption-list">
-            {parts.sentences.map((s, i) => (
+            {outcomes.map((s, i) => (
               <li key={i}>{s}</li>
             ))}
           </ul>
+          {shownClaims.length > 0 && (
+            <ul className="caption-list caption-claims" data-testid="claims">
+              {shownClaims.map((c) => (
+                <li key={c.claim} data-testid={`claim-${c.claim}`} data-verdict={c.verdict}>
+                  {claimSentence(c)}
+                </li>
+              ))}
+            </ul>
+          )}
         </>
       )}
     </section>
