@@ -258,7 +258,8 @@ describe('captions', () => {
     const summaries = summarizeLive(exp, JSTAR, runs, T);
     expect(summaries[0].divergedSeeds).toBe(1);
     const lines = captions({ exp, Jstar: JSTAR }, summaries);
-    expect(lines[0]).toBe('SeeUPO reached J* (within 0.01) in 2/3 seeds, 95% of the way after a median 3 iterations; diverged in 1/3 seeds; J* = 1.00.');
+    expect(summaries[0].summary.diverged).toEqual([null, null, 5]);
+    expect(lines[0]).toBe('SeeUPO reached J* (within 0.01) in 2/3 seeds, 95% of the way after a median 3 iterations; diverged (at iteration 5) in 1/3 seeds; J* = 1.00.');
     expect(lines).toContain(`${C4}: not observed — Part (b) not observed: SeeUPO stayed stuck below J* in 1/3 seeds (1 of them diverged).`);
   });
 

@@ -8,7 +8,7 @@ import { allTerms, AT_JSTAR, computeClaims, jDecimals, type Claim, type ClaimsIn
 import { needsMonteCarlo, type Experiment } from '../config/resolve';
 import { returnRange } from '../env/returns';
 import { storedUpTo, type RunSeries } from '../run/series';
-import { lastFinite, summarize, violationTolerance, type AlgorithmSummary } from './summary';
+import { divergedWhere, lastFinite, summarize, violationTolerance, type AlgorithmSummary } from './summary';
 
 /** A seed is at the optimum when its J is within this of J* (the share-at-J* rule of §7). */
 export const AT_OPTIMUM = AT_JSTAR;
@@ -63,8 +63,8 @@ export function summarizeLive(
   return exp.algorithms.map((a, ai) => {
     const mine = runs.filter((s) => s.algoIndex === ai).sort((x, y) => x.seedIndex - y.seedIndex);
     const Js = mine.map((s) => s.J.subarray(0, Math.min(it, s.J.length - 1) + 1));
-    const summary = summarize(Js, Jstar, tol);
     const divergedAt = mine.map((s) => (s.diverged !== null && s.diverged <= it ? s.diverged : null));
+    const summary = summarize(Js, Jstar, tol, divergedAt);
     const diverged = divergedAt.map((d) => d !== null);
     let wallMs = 0;
     for (const s of mine) {
@@ -289,7 +289,7 @@ export function captionParts(input: CaptionInput, summaries: readonly LiveSummar
         parts.push(`${word} ${where} in ${ofSeeds(count, n)}`);
       }
     }
-    if (g.diverged) parts.push(`diverged in ${ofSeeds(g.diverged, n)}`);
+    if (g.diverged) parts.push(`diverged (${divergedWhere(s.divergedAt)}) in ${ofSeeds(g.diverged, n)}`);
     if (g.missing) parts.push(`has no J yet in ${ofSeeds(g.missing, n)}`);
     const tail = g.atOptimum < n ? `; J* = ${num(Jstar)}` : '';
     return `${label(s)} ${parts.join('; ')}${tail}.`;

@@ -68,9 +68,12 @@ export interface AlgorithmSummary {
   medianItersTo95: number | null;
   violations: number; // total over seeds
   seedsWithViolations: number;
+  /** Per seed: the iteration it diverged at (its first missing J: a NaN or ∞ appeared in the update before), or null. */
+  diverged: (number | null)[];
 }
 
-export function summarize(runsJ: ArrayLike<number>[], Jstar: number, tol: number): AlgorithmSummary {
+/** `diverged`: per run, the iteration it diverged at or null (RunSeries.diverged); none when left out. */
+export function summarize(runsJ: ArrayLike<number>[], Jstar: number, tol: number, diverged?: readonly (number | null)[]): AlgorithmSummary {
   const finals = runsJ.map((J) => lastFinite(J));
   const its = runsJ.map((J) => iterationsTo95(J, Jstar));
   const sorted = its.map((v) => (v === null ? Infinity : v)).sort((a, b) => a - b);
@@ -88,7 +91,20 @@ export function summarize(runsJ: ArrayLike<number>[], Jstar: number, tol: number
     medianItersTo95: Number.isFinite(med) ? med : null,
     violations: total,
     seedsWithViolations: seeds,
+    diverged: runsJ.map((_, r) => diverged?.[r] ?? null),
   };
+}
+
+/**
+ * "at iteration 39", "at iterations 12 and 39", "at iterations 3, 5 and 8", or past four distinct
+ * iterations "at iterations 3 to 40": where the diverged seeds diverged (null when none did).
+ */
+export function divergedWhere(diverged: readonly (number | null)[]): string | null {
+  const at = [...new Set(diverged.filter((d): d is number => d !== null))].sort((a, b) => a - b);
+  if (at.length === 0) return null;
+  if (at.length === 1) return `at iteration ${at[0]}`;
+  if (at.length > 4) return `at iterations ${at[0]} to ${at[at.length - 1]}`;
+  return `at iterations ${at.slice(0, -1).join(', ')} and ${at[at.length - 1]}`;
 }
 
 export function lastFinite(J: ArrayLike<number>): number {

@@ -21,6 +21,13 @@ export interface RunResult {
   /** Several contexts only: per context x, the exact (or Monte-Carlo) J of context x, like J (iterations + 1 values; J is their mean). */
   Jcontext?: (number | null)[][];
   violations: number[];
+  /**
+   * The iteration k at which the run diverged, or null: a NaN or ∞ appeared in one of the numbers
+   * of the update k − 1 → k (parameters, gradients, the critic, M, Adam's moments, advantages and
+   * the reward statistics that scale them, KL) or of the evaluation at k (series.ts, markDiverged).
+   * J, Jcontext, entropy and optimalTokenProb from index k on, and the update metrics from index
+   * k − 1 on, are null; everything before is finite.
+   */
   diverged: number | null;
 }
 
@@ -67,7 +74,7 @@ export function buildResult(
   const tol = meta.jIsEstimate ? Infinity : violationTolerance(rewardRange(exp));
   const algorithms = exp.algorithms.map((a, ai) => {
     const runs = series.filter((s) => s.algoIndex === ai).sort((x, y) => x.seedIndex - y.seedIndex);
-    const sum = summarize(runs.map((s) => s.J), Jstar, tol);
+    const sum = summarize(runs.map((s) => s.J), Jstar, tol, runs.map((s) => s.diverged));
     return {
       id: a.id,
       runs: runs.map((s): RunResult => {

@@ -29,6 +29,7 @@ export interface RunSeries {
   Jcontext: Float64Array[];
   /** Stride of Jcontext (jcontextStride): 1, like J, unless that would store too much. */
   jcontextEvery: number;
+  /** The iteration the run diverged at (markDiverged), or null. */
   diverged: number | null;
 }
 
@@ -107,8 +108,68 @@ export function putUpdate(s: RunSeries, metric: UpdateMetric, k: number, v: numb
 }
 
 /**
- * Store an evaluation at iteration k, or mark the run diverged at k when J is not finite.
- * `Jcontext` (several contexts): J of each context, stored where the series keeps it.
+ * Divergence (algorithms.md §7). A run diverged at k when the numbers of its update k − 1 → k
+ * (advantages and the statistics they are normalized by, gradients and their norm, the critic,
+ * M, the parameters and Adam's moments, KL, clip fraction) or of its evaluation at k (J, entropy,
+ * optimal-token probabilities, per-context J) are not all finite: J_0..J_{k−1} and the updates
+ * 0..k − 2 are kept, and everything from the evaluation k and the update k − 1 on is NaN (null
+ * in the result). So `diverged = k` ⇔ J[k] is the first missing J, as before, and the update
+ * that broke is never reported half-way. The executors check, the series records.
+ */
+export function markDiverged(s: RunSeries, run: { diverged: number | null }, k: number): void {
+  if (run.diverged !== null && run.diverged <= k) return;
+  run.diverged = k;
+  s.diverged = k;
+  if (k >= 1) for (const m of PER_ITERATION_METRICS) putUpdate(s, m, k - 1, NaN);
+  s.J[k] = NaN;
+  if (s.Jcontext.length > 0) {
+    const c = slotOf(k, s.iterations, s.jcontextEvery);
+    if (c >= 0) for (const a of s.Jcontext) a[c] = NaN;
+  }
+  const j = slotOf(k, s.iterations, s.every);
+  if (j >= 0) {
+    s.entropy[j] = NaN;
+    for (const a of s.optimalTokenProb) a[j] = NaN;
+  }
+}
+
+/** The numbers of one update k → k + 1 that the series keeps (wallMs apart: it is measured after the evaluation). */
+export interface UpdateValues {
+  kl: number;
+  clipFraction: number;
+  zeroVarianceGroups: number;
+  gradNorm: number;
+}
+
+/**
+ * Store the metrics of the update k → k + 1, or mark the run diverged at k + 1 when one of them
+ * is not finite or `finite` (the executor's checks of the numbers it does not report) is false.
+ * Returns whether the run goes on (then its evaluation at k + 1 is recorded next).
+ */
+export function recordUpdate(s: RunSeries, run: { diverged: number | null }, k: number, u: UpdateValues, finite = true): boolean {
+  if (!finite || !Number.isFinite(u.kl) || !Number.isFinite(u.clipFraction) || !Number.isFinite(u.zeroVarianceGroups) || !Number.isFinite(u.gradNorm)) {
+    markDiverged(s, run, k + 1);
+    return false;
+  }
+  putUpdate(s, 'kl', k, u.kl);
+  putUpdate(s, 'clipFraction', k, u.clipFraction);
+  putUpdate(s, 'zeroVarianceGroups', k, u.zeroVarianceGroups);
+  putUpdate(s, 'gradNorm', k, u.gradNorm);
+  return true;
+}
+
+/** Whether every number of an evaluation is finite (J, entropy, optimal-token probabilities, per-context J). */
+export function evaluationFinite(v: { J: number; entropy: number; optimalProb: ArrayLike<number>; Jcontext?: ArrayLike<number> }): boolean {
+  if (!Number.isFinite(v.J) || !Number.isFinite(v.entropy)) return false;
+  for (let t = 0; t < v.optimalProb.length; t++) if (!Number.isFinite(v.optimalProb[t])) return false;
+  if (v.Jcontext) for (let x = 0; x < v.Jcontext.length; x++) if (!Number.isFinite(v.Jcontext[x])) return false;
+  return true;
+}
+
+/**
+ * Store an evaluation at iteration k, or mark the run diverged at k when one of its numbers is
+ * not finite (markDiverged). `Jcontext` (several contexts): J of each context, stored where the
+ * series keeps it.
  */
 export function recordEvaluation(
   s: RunSeries,
@@ -116,9 +177,8 @@ export function recordEvaluation(
   k: number,
   v: { J: number; entropy: number; optimalProb: ArrayLike<number>; Jcontext?: ArrayLike<number> },
 ): void {
-  if (!Number.isFinite(v.J)) {
-    run.diverged = k;
-    s.diverged = k;
+  if (!evaluationFinite({ J: v.J, entropy: v.entropy, optimalProb: v.optimalProb, Jcontext: s.Jcontext.length > 0 ? v.Jcontext : undefined })) {
+    markDiverged(s, run, k);
     return;
   }
   s.J[k] = v.J;

@@ -11,13 +11,34 @@ export interface StepMetrics {
   clipFraction: number;
   zeroVarianceGroups: number;
   gradNorm: number;
+  /** Set by iterate: every number of the iteration that the metrics above do not show was finite (below). */
+  finite?: boolean;
 }
+
+// Divergence (series.ts, markDiverged): the run diverged at k + 1 when any number of its update
+// k → k + 1 is not finite. Checked without a pass over the parameters:
+// - reported: gradNorm, kl, clipFraction, zeroVarianceGroups (the shard checks them), then J,
+//   entropy, optimal-token probabilities and per-context J at k + 1 (recordEvaluation);
+// - not reported, through the probe sc.probe = Σ x·0 (NaN iff some x is NaN or ±∞, never an
+//   overflow of the sum), each x added where it is written anyway:
+//   · the advantages Â_i and every token's advantage, and the reward statistics they are divided
+//     by (computeAdvantages: a group's variance, the batch σ; an ∞ there gives silent zeros);
+//   · the critic's new values (criticStep: only the batch's nodes move);
+//   · every M_i after every turn (sequentialUpdate);
+//   · every parameter an optimizer step writes, and Adam's m and v (optimizerStep).
+// Why that covers every parameter, every Adam moment and the whole critic: all start finite
+// (initial logits initScale·N(0, 1), zero moments, a zero critic), and a value changes only
+// where one of these steps writes it, which probes the value written. The gradients of the
+// steps (sc.grad) enter θ (SGD) or m and v (Adam) through a positive learning rate, so a
+// non-finite gradient entry makes a probed value non-finite (∞·0 and NaN stay NaN). A −∞ logit
+// (a probability of exactly 0, invisible to J) is caught here too.
 
 /**
  * One iteration of algorithms.md §3 for one tabular run: rollouts, advantages, update.
  * `onTurn` (sequential rules) is called after each turn's update, with the turn just updated.
  */
 export function iterate(pb: Problem, run: RunState, sc: Scratch, out: StepMetrics, onTurn?: (turn: number) => void): void {
+  sc.probe = 0;
   if (pb.exact) weighEnumeration(pb, run, sc);
   else sampleRollouts(pb, run, sc);
   const b = sc.batch;
@@ -40,6 +61,7 @@ export function iterate(pb: Problem, run: RunState, sc: Scratch, out: StepMetric
   }
   out.clipFraction = stats.clipDen > 0 ? stats.clipNum / stats.clipDen : 0;
   out.kl = visitKl(pb, run, sc);
+  out.finite = Number.isFinite(sc.probe);
 }
 
 /** KL(π_old ‖ π_new) averaged over the batch's node visits (exact mode: weighted by P_old). */

@@ -21,6 +21,8 @@ export function makeOptimizerState(pb: Problem, adam: boolean): OptimizerState {
 /**
  * θ ← θ + lr·g. `turn` = −1 steps every turn, else only that turn's parameters. SGD touches
  * only the listed nodes (the gradient is zero elsewhere); Adam touches every parameter in scope.
+ * Returns the finiteness probe Σ x·0 (scratch.ts) over every value it wrote: the new θ and, for
+ * Adam, the new m and v. NaN iff one of them is not finite.
  */
 export function optimizerStep(
   pb: Problem,
@@ -33,14 +35,15 @@ export function optimizerStep(
   list: Int32Array,
   from: number,
   to: number,
-): void {
+): number {
   const V = pb.tree.V;
+  let probe = 0;
   if (kind === 'sgd') {
     for (let j = from; j < to; j++) {
       const o = list[j] * V;
-      for (let a = 0; a < V; a++) theta[o + a] += lr * grad[o + a];
+      for (let a = 0; a < V; a++) probe += (theta[o + a] += lr * grad[o + a]) * 0;
     }
-    return;
+    return probe;
   }
   const { tree } = pb;
   for (let t = 0; t < tree.T; t++) if (turn < 0 || t === turn) st.steps[t]++;
@@ -57,8 +60,9 @@ export function optimizerStep(
         const g = grad[i];
         const m = (st.m[i] = ADAM.beta1 * st.m[i] + (1 - ADAM.beta1) * g);
         const v = (st.v[i] = ADAM.beta2 * st.v[i] + (1 - ADAM.beta2) * g * g);
-        theta[i] += (lr * (m / c1)) / (Math.sqrt(v / c2) + ADAM.eps);
+        probe += (theta[i] += (lr * (m / c1)) / (Math.sqrt(v / c2) + ADAM.eps)) * 0 + m * 0 + v * 0;
       }
     }
   }
+  return probe;
 }

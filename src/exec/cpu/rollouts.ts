@@ -1,4 +1,4 @@
-import { advantageStd, groupAdvantages, NORM_EPS, standardize } from '../../core/algo/advantages';
+import { advantageStd, groupAdvantages, NORM_EPS, type GroupScratch, type Normalization } from '../../core/algo/advantages';
 import { evaluatePolicy, softmaxTable } from '../../core/env/exact';
 import { rewardsToGo } from '../../core/env/returns';
 import { noiseVariance } from '../../core/env/types';
@@ -124,8 +124,59 @@ function exactContextMoments(pb: Problem, sc: Scratch): void {
  * Advantages Â_i and the advantage fed to each token (§3.2–3.3): grae/rloo with the turn
  * discount γ^(T−t) (with per-turn rewards: from the rewards-to-go G_t, turnAdvantages), or GAE
  * per token. Returns the fraction of groups with zero reward variance.
+ *
+ * Adds to the finiteness probe (sc.probe): every Â_i and token advantage, and the reward
+ * statistics that scale them (a group's or the context's variance under `group`, the batch σ
+ * under `batch`): a σ that overflowed to ∞ would turn every advantage into a silent 0.
  */
 export function computeAdvantages(pb: Problem, run: RunState, sc: Scratch): number {
+  const zeroVar = advantagesOf(pb, run, sc);
+  const b = sc.batch;
+  let probe = 0;
+  for (let i = 0; i < b.n; i++) probe += b.adv[i] * 0;
+  for (let j = 0; j < b.n * b.N; j++) probe += b.advTok[j] * 0;
+  if (run.algo.normalization === 'group') {
+    if (pb.exact) for (let x = 0; x < pb.env.contexts; x++) probe += sc.ctxVar[x] * 0;
+    else for (let g = 0; g < b.groups; g++) probe += sc.groups.sumSq[g] * 0;
+  }
+  sc.probe += probe;
+  return zeroVar;
+}
+
+/**
+ * Group advantages (algorithms.md §3.2) as core/algo/advantages' groupAdvantages computes them,
+ * bit for bit, returning the finiteness probe of the statistics it normalized by (`batch`: σ;
+ * `group`: each group's Σ(R − R̄)²); the caller probes the advantages themselves.
+ */
+export function checkedGroupAdvantages(
+  rewards: ArrayLike<number>,
+  group: ArrayLike<number>,
+  n: number,
+  estimator: 'grae' | 'rloo',
+  normalization: Normalization,
+  out: Float64Array,
+  gs: GroupScratch,
+): number {
+  groupAdvantages(rewards, group, n, estimator, normalization === 'batch' ? 'none' : normalization, out, gs);
+  if (normalization === 'batch') return standardize(out, n) * 0;
+  let probe = 0;
+  if (normalization === 'group') for (let g = 0; g < gs.sumSq.length; g++) probe += gs.sumSq[g] * 0;
+  return probe;
+}
+
+/** (a − μ) / (σ + ε) over the first n entries, σ unbiased, as core/algo/advantages' standardize; returns σ. */
+function standardize(a: Float64Array, n: number): number {
+  let mu = 0;
+  for (let i = 0; i < n; i++) mu += a[i];
+  mu /= n;
+  let ss = 0;
+  for (let i = 0; i < n; i++) ss += (a[i] - mu) * (a[i] - mu);
+  const sd = n > 1 ? Math.sqrt(ss / (n - 1)) : 0;
+  for (let i = 0; i < n; i++) a[i] = (a[i] - mu) / (sd + NORM_EPS);
+  return sd;
+}
+
+function advantagesOf(pb: Problem, run: RunState, sc: Scratch): number {
   const b = sc.batch;
   const { N, L } = pb.tree;
   const a = run.algo;
@@ -135,7 +186,7 @@ export function computeAdvantages(pb: Problem, run: RunState, sc: Scratch): numb
     for (let x = 0; x < pb.env.contexts; x++) if (sc.ctxVar[x] <= 1e-12) zeroVar++;
     zeroVar /= pb.env.contexts;
   } else {
-    groupAdvantages(b.reward, b.group, b.n, a.advantage === 'rloo' ? 'rloo' : 'grae', a.advantage === 'gae' ? 'none' : a.normalization, b.adv, sc.groups);
+    sc.probe += checkedGroupAdvantages(b.reward, b.group, b.n, a.advantage === 'rloo' ? 'rloo' : 'grae', a.advantage === 'gae' ? 'none' : a.normalization, b.adv, sc.groups);
     for (let g = 0; g < b.groups; g++) if (sc.groups.sumSq[g] === 0) zeroVar++;
     zeroVar /= b.groups;
   }
@@ -148,6 +199,7 @@ export function computeAdvantages(pb: Problem, run: RunState, sc: Scratch): numb
     let sigma = 0;
     if (a.normalization === 'batch') for (let x = 0; x < pb.env.contexts; x++) sigma += sc.ctxVar[x] / pb.env.contexts;
     sigma = Math.sqrt(sigma);
+    sc.probe += sigma * 0;
     for (let i = 0; i < b.n; i++) {
       const x = b.ctx[i];
       const d = b.reward[i] - sc.ctxMean[x];
@@ -182,6 +234,7 @@ function turnAdvantages(pb: Problem, run: RunState, sc: Scratch): void {
     let sigma = 0;
     if (norm === 'batch') for (let x = 0; x < pb.env.contexts; x++) sigma += sc.ctxVar[x] / pb.env.contexts;
     sigma = Math.sqrt(sigma);
+    sc.probe += sigma * 0;
     for (let i = 0; i < b.n; i++) {
       const x = b.ctx[i];
       const s = norm === 'group' ? Math.sqrt(sc.ctxVar[x]) + NORM_EPS : norm === 'batch' ? sigma + NORM_EPS : 1;
@@ -194,6 +247,7 @@ function turnAdvantages(pb: Problem, run: RunState, sc: Scratch): void {
   m.fill(0, 0, b.groups * T);
   for (let i = 0; i < b.n; i++) for (let t = 0; t < T; t++) m[b.group[i] * T + t] += Gt[i * T + t];
   const sigma = norm === 'batch' ? advantageStd(b.reward, b.group, b.n, rloo ? 'rloo' : 'grae', gs) : 0;
+  sc.probe += sigma * 0;
   for (let i = 0; i < b.n; i++) {
     const g = b.group[i];
     const c = gs.count[g];
@@ -290,7 +344,7 @@ function normalizeTokenAdvantages(pb: Problem, run: RunState, sc: Scratch): void
     return;
   }
   if (!pb.exact) {
-    standardize(b.advTok, b.n * N);
+    sc.probe += standardize(b.advTok, b.n * N) * 0;
     return;
   }
   let mu = 0;
@@ -304,10 +358,14 @@ function normalizeTokenAdvantages(pb: Problem, run: RunState, sc: Scratch): void
     }
   }
   const sd = Math.sqrt(v);
+  sc.probe += sd * 0;
   for (let j = 0; j < b.n * N; j++) b.advTok[j] = (b.advTok[j] - mu) / (sd + NORM_EPS);
 }
 
-/** One SGD step of the critic on ½·mean over rollouts of Σ_tokens (V − λ-return)². */
+/**
+ * One SGD step of the critic on ½·mean over rollouts of Σ_tokens (V − λ-return)². Adds the new
+ * values (the only ones that moved: the batch's nodes) to the finiteness probe.
+ */
 export function criticStep(pb: Problem, run: RunState, sc: Scratch, lr: number): void {
   const Vc = run.critic;
   if (!Vc) return;
@@ -315,5 +373,7 @@ export function criticStep(pb: Problem, run: RunState, sc: Scratch, lr: number):
   const g = sc.criticGrad;
   for (let j = 0; j < b.n * b.N; j++) g[b.node[j]] = 0;
   for (let j = 0; j < b.n * b.N; j++) g[b.node[j]] += (Vc[b.node[j]] - b.target[j]) / b.n;
-  for (let j = 0; j < b.nNodes; j++) Vc[b.nodes[j]] -= lr * g[b.nodes[j]];
+  let probe = 0;
+  for (let j = 0; j < b.nNodes; j++) probe += (Vc[b.nodes[j]] -= lr * g[b.nodes[j]]) * 0;
+  sc.probe += probe;
 }

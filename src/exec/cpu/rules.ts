@@ -98,7 +98,7 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
     }
   }
   finishGradient(theta, V, sc.logZ, sc.grad, sc.gsum, b.nodes, n0, n1);
-  optimizerStep(pb, pb.exp.optimizer.kind, runLr(pb, run), theta, sc.grad, run.opt, term.turn, b.nodes, n0, n1);
+  sc.probe += optimizerStep(pb, pb.exp.optimizer.kind, runLr(pb, run), theta, sc.grad, run.opt, term.turn, b.nodes, n0, n1);
   for (let j = n0; j < n1; j++) sc.grad.fill(0, b.nodes[j] * V, b.nodes[j] * V + V);
 }
 
@@ -118,7 +118,7 @@ function runEpochs(pb: Problem, run: RunState, sc: Scratch, term: Term, stats: U
 /** REINFORCE: one step along Σ_tok Â·∇log π(tok); the gradient is already in sc.grad (policyGradient). */
 export function reinforceUpdate(pb: Problem, run: RunState, sc: Scratch): void {
   const b = sc.batch;
-  optimizerStep(pb, pb.exp.optimizer.kind, runLr(pb, run), run.theta, sc.grad, run.opt, -1, b.nodes, 0, b.nNodes);
+  sc.probe += optimizerStep(pb, pb.exp.optimizer.kind, runLr(pb, run), run.theta, sc.grad, run.opt, -1, b.nodes, 0, b.nNodes);
   criticStep(pb, run, sc, criticLr(pb, run));
 }
 
@@ -162,6 +162,7 @@ export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats:
       }
       M[i] *= Math.exp(logRatio);
       if (mClip !== null) M[i] = Math.min(Math.max(M[i], 1 - mClip), 1 + mClip);
+      sc.probe += M[i] * 0;
     }
     onTurn?.(t);
   }

@@ -28,6 +28,12 @@ export interface Scratch {
   criticGrad: Float64Array; // nodes
   klNode: Float64Array; // nodes
   batchContexts: Int32Array;
+  /**
+   * The finiteness probe of the run being stepped: Σ x·0 over the numbers of its iteration that
+   * no reported metric shows (iterate.ts says which). x·0 is ±0 for a finite x and NaN for a NaN
+   * or ±∞, so the probe stays 0 exactly while every x is finite and never overflows.
+   */
+  probe: number;
 }
 
 export function makeScratch(pb: Problem): Scratch {
@@ -58,5 +64,6 @@ export function makeScratch(pb: Problem): Scratch {
     criticGrad: new Float64Array(nodes),
     klNode: new Float64Array(nodes),
     batchContexts: new Int32Array(env.contexts),
+    probe: 0,
   };
 }

@@ -4,7 +4,7 @@ import { makeScratch, type Scratch } from './scratch';
 import { makeRun, type RunState } from './state';
 import { evaluateRun, iterate, type StepMetrics } from './iterate';
 import type { Experiment } from '../../core/config/resolve';
-import { makeRunSeries, putUpdate, recordEvaluation, type RunSeries } from '../../core/run/series';
+import { makeRunSeries, putUpdate, recordEvaluation, recordUpdate, type RunSeries } from '../../core/run/series';
 import type { RunSpec } from '../../core/run/partition';
 import type { TurnRecord } from '../../core/run/turns';
 
@@ -20,7 +20,7 @@ export class CpuShard {
   readonly series: RunSeries[];
   readonly theta: Float64Array;
   readonly sc: Scratch;
-  private readonly m: StepMetrics = { kl: 0, clipFraction: 0, zeroVarianceGroups: 0, gradNorm: 0 };
+  private readonly m: StepMetrics = { kl: 0, clipFraction: 0, zeroVarianceGroups: 0, gradNorm: 0, finite: true };
   iteration = 0;
 
   /** `every`: the stride at which metrics other than J are stored (series.ts). */
@@ -68,17 +68,14 @@ export class CpuShard {
           }
         : undefined;
       iterate(this.pb, run, this.sc, this.m, onTurn);
-      putUpdate(s, 'kl', k, this.m.kl);
-      putUpdate(s, 'clipFraction', k, this.m.clipFraction);
-      putUpdate(s, 'zeroVarianceGroups', k, this.m.zeroVarianceGroups);
-      putUpdate(s, 'gradNorm', k, this.m.gradNorm);
-      const v = this.record(run, s, k + 1);
-      putUpdate(s, 'wallMs', k, performance.now() - t0);
+      // any non-finite number of the update or of the evaluation marks the run diverged at k + 1 (iterate.ts)
+      const v = recordUpdate(s, run, k, this.m, this.m.finite !== false) ? this.record(run, s, k + 1) : null;
+      if (run.diverged === null) putUpdate(s, 'wallMs', k, performance.now() - t0);
       if (turns && rec.turns.length === 0) {
         rec.turns.push(-1);
-        const ok = Number.isFinite(v.J);
-        rec.J.push(ok ? v.J : NaN);
-        rec.optimalProb.push(Array.from(v.optimalProb, (p) => (ok ? p : NaN)));
+        const ok = run.diverged === null;
+        rec.J.push(ok ? v!.J : NaN);
+        rec.optimalProb.push(Array.from({ length: this.pb.tree.T }, (_, t) => (ok ? v!.optimalProb[t] : NaN)));
       }
     }
     this.iteration = k + 1;

@@ -73,7 +73,8 @@ export function disposeBatch(d: DeviceRuns, b: DeviceBatch): void {
 /**
  * The device half of an iteration: the policy gradient at θ_old (its norm), then every run's
  * planned optimizer steps. Replaces d.params and d.opt; returns per-run [gradNorm, clipNum,
- * clipDen] and, with `kl`, KL(π_old ‖ π_new) averaged over the batch's token visits.
+ * clipDen, health] and, with `kl`, KL(π_old ‖ π_new) averaged over the batch's token visits.
+ * `health` (finitenessProbe) is finite iff every parameter, Adam moment and M of the run is.
  * Uploads: the packed steps, the gradient coefficients and the clip weights (a fixed number,
  * whatever the number of steps); no reads.
  */
@@ -122,7 +123,7 @@ export function updateRuns(d: DeviceRuns, hb: HostBatch, b: DeviceBatch, kl: boo
   d.params = st.params;
   d.opt = st.opt;
   const clipNum = st.out ? (tidy(() => tf.sum(st.out!, [1, 2])) as tf.Tensor1D) : (tf.zerosLike(gradNorm) as tf.Tensor1D);
-  const out = [gradNorm, clipNum, tf.tensor1d(it.den)];
+  const out = [gradNorm, clipNum, tf.tensor1d(it.den), finitenessProbe(d, st.M)];
   if (kl)
     out.push(
       tidy(() => {
@@ -136,6 +137,21 @@ export function updateRuns(d: DeviceRuns, hb: HostBatch, b: DeviceBatch, kl: boo
     );
   tf.dispose([f0.logSm, f0.p, ...f0.acts, ...(logpOld ? [logpOld] : []), ...(steps ? [steps] : []), ...(st.M ? [st.M] : []), ...(st.out ? [st.out] : [])]);
   return out;
+}
+
+/**
+ * Per run, the sum of every parameter, of Adam's m and v and of M [R]: one sum per tensor, no
+ * pass of its own on the host. A sum is NaN or ±∞ when one of its terms is (NaN and ∞ survive
+ * addition; +∞ and −∞ together give NaN), so a finite health means every one of them is finite;
+ * a non-finite one means one is not, or their sum passed float32's 3.4e38, a blow-up too.
+ * Every parameter and moment is written by every step (SGD adds a gradient to all of them, Adam
+ * scales its update by the scope), so non-finite gradient entries end up here as well.
+ */
+export function finitenessProbe(d: DeviceRuns, M: tf.Tensor3D | null): tf.Tensor1D {
+  return tidy(() => {
+    const sums = [...d.params, ...d.opt.m, ...d.opt.v, ...(M ? [M] : [])].map((t) => tf.sum(t, t.shape.slice(1).map((_, i) => i + 1)));
+    return (sums.length === 1 ? sums[0] : tf.addN(sums)) as tf.Tensor1D;
+  });
 }
 
 /**

@@ -52,15 +52,28 @@ export function makeHostBatch(pb: Pick<Problem, 'rollouts' | 'tree' | 'nodes'>, 
   };
 }
 
-/** Rollouts, advantages, critic and step plan of run r from its π_old mirror. */
-export function prepareRun(pb: Problem, run: RunState, sc: Scratch, hb: HostBatch, r: number): void {
+/** Run r takes no part in the device's update: zero weights and advantages, no steps. */
+export function idleRun(hb: HostBatch, r: number): void {
+  hb.weight.fill(0, r * hb.S, (r + 1) * hb.S);
+  hb.weight64.fill(0, r * hb.S, (r + 1) * hb.S);
+  hb.adv.fill(0, r * hb.S, (r + 1) * hb.S);
+  hb.advTok.fill(0, r * hb.S * hb.P, (r + 1) * hb.S * hb.P);
+  hb.plans[r] = [];
+}
+
+/**
+ * Rollouts, advantages, critic and step plan of run r from its π_old mirror. Returns false when
+ * a number of the host's half is not finite (the CPU executor's probe, iterate.ts: advantages
+ * and the reward statistics they are scaled by, the critic; and the advantages once in float32,
+ * where 1e39 is already ∞): the run then diverges at the next iteration and sits this update
+ * out, like a run that diverged before (idleRun), so nothing non-finite reaches the device.
+ */
+export function prepareRun(pb: Problem, run: RunState, sc: Scratch, hb: HostBatch, r: number): boolean {
   if (run.diverged !== null) {
-    hb.weight.fill(0, r * hb.S, (r + 1) * hb.S);
-    hb.weight64.fill(0, r * hb.S, (r + 1) * hb.S);
-    hb.advTok.fill(0, r * hb.S * hb.P, (r + 1) * hb.S * hb.P);
-    hb.plans[r] = [];
-    return;
+    idleRun(hb, r);
+    return true;
   }
+  sc.probe = 0;
   if (pb.exact) weighEnumeration(pb, run, sc);
   else sampleRollouts(pb, run, sc);
   hb.zeroVar[r] = computeAdvantages(pb, run, sc);
@@ -72,20 +85,28 @@ export function prepareRun(pb: Problem, run: RunState, sc: Scratch, hb: HostBatc
   const b = sc.batch;
   const { S, P, Q } = hb;
   const V = pb.tree.V;
+  let probe = sc.probe;
   for (let i = 0; i < S; i++) {
     hb.weight[r * S + i] = b.weight[i];
     hb.weight64[r * S + i] = b.weight[i];
     hb.adv[r * S + i] = b.adv[i];
+    probe += hb.adv[r * S + i] * 0; // the float32 value (an assignment's value is the float64 one)
     for (let k = 0; k < P; k++) {
       const j = i * P + k;
       const row = hb.X ? j : b.node[j];
       hb.index[r * S * P + j] = (r * Q + row) * V + b.tok[j];
       hb.advTok[r * S * P + j] = b.advTok[j];
+      probe += hb.advTok[r * S * P + j] * 0;
       hb.node[r * S * P + j] = b.node[j];
       if (hb.encoder) hb.encoder.encode(b.ctx[i], k, b.tok, i * P, b.node[j], hb.X!, (r * S * P + j) * hb.encoder.width);
     }
   }
+  if (!Number.isFinite(probe)) {
+    idleRun(hb, r);
+    return false;
+  }
   hb.plans[r] = planIteration(pb, run, sc.order);
+  return true;
 }
 
 /** KL(π_old ‖ π_new) averaged over run r's node visits, weighted like the batch. */

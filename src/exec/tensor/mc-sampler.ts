@@ -43,7 +43,8 @@ export async function sampleTokens(
       tokens[j * P + p] = a;
       if (entropy) {
         let h = 0;
-        for (let b = 0; b < V; b++) if (pr[o + b] > 0) h -= pr[o + b] * Math.log(pr[o + b]);
+        // q ≠ 0 rather than q > 0: a NaN probability (non-finite logits) makes the entropy NaN, and the run diverged
+        for (let b = 0; b < V; b++) if (pr[o + b] !== 0) h -= pr[o + b] * Math.log(pr[o + b]);
         entropy[Math.floor(j / count)] += h;
       }
     }

@@ -1,17 +1,18 @@
 import { applyScheduled } from '../../core/run/changes';
 import * as tf from '@tensorflow/tfjs-core';
-import { groupAdvantages, makeGroupScratch, type GroupScratch } from '../../core/algo/advantages';
+import { makeGroupScratch, type GroupScratch } from '../../core/algo/advantages';
 import type { Experiment } from '../../core/config/resolve';
 import { computeOptimum, type Optimum } from '../../core/env/exact';
 import { buildTree, type Tree } from '../../core/env/tree';
 import type { RunSpec } from '../../core/run/partition';
 import { Purpose, Rng, streamKey } from '../../core/rng';
-import { makeRunSeries, putUpdate, recordEvaluation, type RunSeries } from '../../core/run/series';
+import { makeRunSeries, markDiverged, putUpdate, recordEvaluation, recordUpdate, type RunSeries } from '../../core/run/series';
 import type { AlgorithmRecord } from '../../core/algo/records';
 import { disposeBatch, updateRuns, uploadBatch, type DeviceRuns } from './device-iteration';
 import { disposeDeviceRuns, makeDeviceRuns, refreshHyper, mlpShape } from './device-runs';
 import { activeInputs, featureEncoder, inputSize } from './features';
-import { makeHostBatch, type HostBatch } from './host';
+import { idleRun, makeHostBatch, type HostBatch } from './host';
+import { checkedGroupAdvantages } from '../cpu/rollouts';
 import { sampleTokens, sequenceIndex } from './mc-sampler';
 import { planIteration } from './schedule';
 
@@ -121,7 +122,8 @@ export class McShard {
         reward[i] = nz.kind === 'bernoulli' ? (noise[r * S + i] < mean ? 1 : 0) : mean + noise[r * S + i];
       }
       const a = run.algo;
-      groupAdvantages(reward, group, S, a.advantage === 'rloo' ? 'rloo' : 'grae', a.normalization, adv, this.groups);
+      // the reward statistics the advantages are scaled by, and the advantages in float32, must be finite (iterate.ts)
+      let probe = checkedGroupAdvantages(reward, group, S, a.advantage === 'rloo' ? 'rloo' : 'grae', a.normalization, adv, this.groups);
       let zv = 0;
       for (let g = 0; g < B; g++) if (this.groups.sumSq[g] === 0) zv++;
       zeroVar[r] = zv / B;
@@ -130,30 +132,38 @@ export class McShard {
         hb.weight[r * S + i] = live ? 1 / S : 0;
         hb.weight64[r * S + i] = hb.weight[r * S + i];
         hb.adv[r * S + i] = live ? adv[i] : 0;
+        probe += hb.adv[r * S + i] * 0;
         for (let p = 0; p < P; p++) {
           const j = (r * S + i) * P + p;
           hb.advTok[j] = live ? disc[Math.floor(p / tree.L)] * adv[i] : 0;
+          probe += hb.advTok[j] * 0;
           hb.index[j] = (r * hb.Q + i * P + p) * tree.V + tokens[j];
           hb.encoder!.encode(ctx[r * S + i], p, tokens, (r * S + i) * P, 0, hb.X!, j * this.width);
         }
       }
+      if (run.diverged === null && !Number.isFinite(probe)) {
+        markDiverged(this.series[r], run, k + 1);
+        idleRun(hb, r); // left out of the update, like a run that diverged before
+      }
       hb.plans[r] = run.diverged === null ? planIteration({ tree, rollouts: S, exact: false }, run, this.order) : [];
     });
     const b = uploadBatch(this.dev, hb, { kind: 'shared', X: null }, false);
-    const stats = updateRuns(this.dev, hb, b, true);
+    const stats = updateRuns(this.dev, hb, b, true); // gradNorm, clipNum, clipDen, health, kl
     const all = tf.concat(stats);
     const data = (await all.data()) as Float32Array;
     tf.dispose([all, ...stats]);
     disposeBatch(this.dev, b);
     this.series.forEach((s, r) => {
-      putUpdate(s, 'gradNorm', k, data[r]);
-      putUpdate(s, 'clipFraction', k, data[2 * R + r] > 0 ? data[R + r] / data[2 * R + r] : 0);
-      putUpdate(s, 'kl', k, data[3 * R + r]);
-      putUpdate(s, 'zeroVarianceGroups', k, zeroVar[r]);
+      const run = this.runs[r];
+      if (run.diverged !== null) return;
+      const den = data[2 * R + r];
+      const update = { gradNorm: data[r], clipFraction: den > 0 ? data[R + r] / den : 0, kl: data[4 * R + r], zeroVarianceGroups: zeroVar[r] };
+      // health: every parameter, Adam moment and M of the run (finitenessProbe)
+      recordUpdate(s, run, k, update, Number.isFinite(data[3 * R + r]) && Number.isFinite(data[R + r]));
     });
     await this.evaluate(k + 1);
     const ms = (performance.now() - t0) / R;
-    for (const s of this.series) putUpdate(s, 'wallMs', k, ms);
+    this.runs.forEach((run, r) => run.diverged === null && putUpdate(this.series[r], 'wallMs', k, ms));
     this.iteration = k + 1;
   }
 
@@ -191,11 +201,6 @@ export class McShard {
       }
       const s = this.series[r];
       if (run.diverged !== null) return;
-      if (!Number.isFinite(J) || !Number.isFinite(entropy[r])) {
-        run.diverged = k;
-        s.diverged = k;
-        return;
-      }
       recordEvaluation(s, run, k, { J, entropy: entropy[r] / (n * P), optimalProb: optimal.subarray(r * tree.T, (r + 1) * tree.T), Jcontext });
     });
   }

@@ -4,7 +4,7 @@ import type { Experiment } from '../../core/config/resolve';
 import type { AlgorithmRecord } from '../../core/algo/records';
 import { evaluatePolicy, softmaxTable } from '../../core/env/exact';
 import type { RunSpec } from '../../core/run/partition';
-import { makeRunSeries, putUpdate, recordEvaluation, type RunSeries } from '../../core/run/series';
+import { makeRunSeries, markDiverged, putUpdate, recordEvaluation, recordUpdate, type RunSeries } from '../../core/run/series';
 import { buildProblem, type Problem } from '../cpu/problem';
 import { makeScratch, type Scratch } from '../cpu/scratch';
 import { makeRun, type RunState } from '../cpu/state';
@@ -79,9 +79,11 @@ export class TensorShard {
   /** Reads the initial policies and records iteration 0; call once before step(). */
   async init(): Promise<void> {
     const data = await this.readTables([]);
-    this.runs.forEach((_, r) => {
+    const sums = this.runs.length * this.pb.params;
+    this.runs.forEach((run, r) => {
       this.mirror[r].set(data.subarray(r * this.pb.params, (r + 1) * this.pb.params));
-      this.record(r, 0);
+      if (!Number.isFinite(data[sums + r])) markDiverged(this.series[r], run, 0);
+      else this.record(r, 0);
     });
   }
 
@@ -104,15 +106,17 @@ export class TensorShard {
     this.runs.forEach((run, r) => {
       run.theta = this.mirror[r];
       run.algo = this.exp.algorithms[this.specs[r].algoIndex];
-      prepareRun(pb, run, this.sc, hb, r);
+      // a non-finite advantage, statistic or critic value: diverged at k + 1, and left out of the update
+      if (!prepareRun(pb, run, this.sc, hb, r)) markDiverged(this.series[r], run, k + 1);
     });
     const b = uploadBatch(this.dev, hb, this.allRows, pb.exact);
-    const [gradNorm, clipNum, clipDen] = updateRuns(this.dev, hb, b, false);
-    const data = await this.readTables([gradNorm, clipNum, clipDen]);
-    tf.dispose([gradNorm, clipNum, clipDen]);
+    const stats = updateRuns(this.dev, hb, b, false);
+    const data = await this.readTables(stats);
+    tf.dispose(stats);
     disposeBatch(this.dev, b);
     const P = pb.params;
-    const extra = R * P;
+    const sums = R * P; // Σ log π over each run's table (readTables)
+    const extra = sums + R; // gradNorm, clipNum, clipDen, health (updateRuns)
     for (let r = 0; r < R; r++) {
       const run = this.runs[r];
       const s = this.series[r];
@@ -123,15 +127,19 @@ export class TensorShard {
       this.spare[r] = old;
       this.mirror[r] = cur;
       run.theta = cur;
-      putUpdate(s, 'kl', k, visitKl(pb, hb, r, old, cur));
-      putUpdate(s, 'gradNorm', k, data[extra + r]);
       const den = data[extra + 2 * R + r];
-      putUpdate(s, 'clipFraction', k, den > 0 ? data[extra + R + r] / den : 0);
-      putUpdate(s, 'zeroVarianceGroups', k, hb.zeroVar[r]);
-      this.record(r, k + 1);
+      const update = {
+        kl: visitKl(pb, hb, r, old, cur),
+        gradNorm: data[extra + r],
+        clipFraction: den > 0 ? data[extra + R + r] / den : 0,
+        zeroVarianceGroups: hb.zeroVar[r],
+      };
+      // the device's numbers no metric shows: parameters, Adam's moments and M (health), every logit (Σ log π)
+      const deviceFinite = Number.isFinite(data[extra + 3 * R + r]) && Number.isFinite(data[sums + r]) && Number.isFinite(den) && Number.isFinite(data[extra + R + r]);
+      if (recordUpdate(s, run, k, update, deviceFinite)) this.record(r, k + 1);
     }
     const ms = (performance.now() - t0) / R;
-    for (const s of this.series) putUpdate(s, 'wallMs', k, ms);
+    this.runs.forEach((run, r) => run.diverged === null && putUpdate(this.series[r], 'wallMs', k, ms));
     this.iteration = k + 1;
   }
 
@@ -168,10 +176,15 @@ export class TensorShard {
     if (this.allRows.kind === 'shared' && this.allRows.X) this.allRows.X.dispose();
   }
 
-  /** Every run's log-probability table [R, nodes, V] followed by `extra`, in one read. */
+  /**
+   * Every run's log-probability table [R, nodes, V], then each run's Σ log π over its table [R],
+   * then `extra`, in one read. The sum is not finite when a logit is not (a log-softmax is NaN or
+   * −∞ there), or when log-probabilities below −3.4e38 (logits that far apart) overflow it: a
+   * blow-up either way. MLP logits are computed here at every node, so this covers them all.
+   */
   private async readTables(extra: tf.Tensor[]): Promise<Float32Array> {
     const logSm = nodeLogProbs(this.dev, this.allRows); // kept by the shard as the next iteration's θ_old
-    const all = tf.tidy(() => tf.concat([tf.reshape(logSm, [-1]), ...extra.map((e) => tf.reshape(e, [-1]))]));
+    const all = tf.tidy(() => tf.concat([tf.reshape(logSm, [-1]), tf.sum(logSm, [1, 2]), ...extra.map((e) => tf.reshape(e, [-1]))]));
     const data = (await all.data()) as Float32Array;
     all.dispose();
     return data;

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { summarizeLive, type LiveSummary } from '../../core/metrics/captions';
+import { divergedWhere } from '../../core/metrics/summary';
 import { seedsText as seedsOfText, type Live } from '../live';
 import type { AlgorithmLine, Plan } from '../plan';
 import { useApp } from '../store';
@@ -34,7 +35,7 @@ const HEADERS: { key: string; text: string; title: string }[] = [
     key: 'finalJ',
     text: 'final J (95% CI)',
     title:
-      'Mean over seeds of J at the iteration shown (the latest while running), ± half-width of its 95% Student-t interval. J is the expected return of the policy: exact, or a Monte-Carlo estimate when flagged',
+      'Mean over seeds of J at the iteration shown (the latest while running), ± half-width of its 95% Student-t interval. J is the expected return of the policy: exact, or a Monte-Carlo estimate when flagged. A seed that diverged (a NaN or ∞ in any of its numbers) counts with its last J, and the cell says at which iteration it diverged',
   },
   { key: 'atOptimum', text: 'at J*', title: 'Seeds whose J is within 0.01 of J*, the best possible expected return' },
   {
@@ -64,6 +65,7 @@ function Row({ line, s }: { line: AlgorithmLine; s: LiveSummary | undefined }) {
   const finalText = mean === null || !f ? DASH : f.n <= 1 ? mean.toFixed(3) : `${mean.toFixed(3)} ± ${((f.hi - f.lo) / 2).toFixed(3)}`;
   const median = has ? s.summary.medianItersTo95 : null;
   const estimate = has && s.jIsEstimate;
+  const diverged = has ? divergedWhere(s.divergedAt) : null;
   const viol = !has ? DASH : estimate ? 'n/a (Monte-Carlo J)' : s.summary.violations === 0 ? '0' : `${s.summary.violations} in ${s.summary.seedsWithViolations} ${s.summary.seedsWithViolations === 1 ? 'seed' : 'seeds'}`;
   return (
     <tr data-algorithm={line.id}>
@@ -71,8 +73,9 @@ function Row({ line, s }: { line: AlgorithmLine; s: LiveSummary | undefined }) {
         <span className="swatch" style={{ background: line.color }} aria-hidden="true" />
         {line.label}
       </th>
-      <td data-metric="finalJ" data-value={mean ?? undefined}>
+      <td data-metric="finalJ" data-value={mean ?? undefined} data-diverged={diverged !== null ? s!.divergedSeeds : undefined}>
         {finalText}
+        {diverged !== null && <span className="muted">{` · diverged ${diverged} in ${seedsText(s!.divergedSeeds, s!.seeds)}`}</span>}
       </td>
       <td data-metric="atOptimum" data-value={has ? s.atOptimumSeeds : undefined}>
         {has ? seedsText(s.atOptimumSeeds, s.seeds) : DASH}
