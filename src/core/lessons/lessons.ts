@@ -1,4 +1,11 @@
+import { CLAIM3 } from './claim3';
+import { CLAIM4 } from './claim4';
 import type { Lesson } from './types';
 
-/** The lessons, claim by claim (src/core/lessons/types.ts). */
-export const LESSONS: readonly Lesson[] = [];
+/** The lessons, claim by claim (src/core/lessons/types.ts); each claimN.ts holds one claim's. */
+export const LESSONS: readonly Lesson[] = [...CLAIM3, ...CLAIM4];
+
+/** The lesson with this id, or undefined. */
+export function lessonById(id: string): Lesson | undefined {
+  return LESSONS.find((l) => l.id === id);
+}

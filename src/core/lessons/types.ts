@@ -30,4 +30,6 @@ export interface Lesson {
   config: Record<string, unknown>;
   /** The guided tour (may be empty). */
   tour: TourStep[];
+  /** Optional: the chart to show first (a data-testid: "chart-return", "chart-seeds" or "chart-heatmap"). */
+  look?: 'chart-return' | 'chart-seeds' | 'chart-heatmap';
 }
