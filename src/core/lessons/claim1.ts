@@ -15,7 +15,8 @@ const lure = (gamma: number) => ({
 
 export const CLAIM1: Lesson[] = [
   // 0.5 s. robust: lr 2.1, 4.2 → observed; seed 1 → observed (zero init: the same curve);
-  // iterations 150, 250 → observed (0.7977 at 150: J gets within 0.01 of J* at iteration 41).
+  // iterations 150, 250 → observed (0.7977 at 150: J gets within 0.01 of J* at iteration 41); a
+  // random start (initScale 0.3, 4 seeds) → observed.
   {
     id: 'undiscounted-reinforce-passes-the-lure',
     claim: 1,
@@ -69,7 +70,8 @@ export const CLAIM1: Lesson[] = [
     ],
   },
   // 0.7 s. robust: lr 3.5, 7 → not observed; seed 1 → not observed (zero init: the same curve);
-  // iterations 450, 750 → not observed. Also stuck at lr 1, 20 and 50 over 3000 iterations.
+  // iterations 450, 750 → not observed; a random start (initScale 0.3, 4 seeds) → not observed
+  // (4/4 stuck). Also stuck at lr 1, 20 and 50 over 3000 iterations.
   {
     id: 'reinforce-stalls-at-the-exit',
     claim: 1,

@@ -9,7 +9,10 @@ const GROUP_BATCH = [{ id: 'grpo' }, { id: 'grpo-batch', preset: 'grpo', normali
 export const CLAIM5: Lesson[] = [
   // 2.0 s. robust: lr 11.2, 22.4 → observed; seed 1 → observed (zero init: the same curve);
   // iterations 150, 250 → observed. Window: GRPO escapes for lr 10–26; at lr ≤ 9.8 batch escapes
-  // too (not observed), at lr ≥ 28 neither does.
+  // too (not observed), at lr ≥ 28 neither does. Needs the symmetric zero start: from initScale 0.3
+  // the effect is only statistical (16 seeds at lr 16: GRPO escapes in 8, batch in 3; final J 0.42
+  // [0.33, 0.52] vs 0.32 [0.24, 0.39], intervals overlap → not observed; at lr 24 they separate:
+  // 0.38 [0.29, 0.47] vs 0.25 → observed).
   {
     id: 'group-std-escapes-the-exit',
     claim: 5,
@@ -36,7 +39,7 @@ export const CLAIM5: Lesson[] = [
     ],
   },
   // 0.8 s. robust: lr 1.4, 2.8 → not observed; seed 1 → not observed (zero init: the same curve);
-  // iterations 150, 250 → not observed.
+  // iterations 150, 250 → not observed; a random start (initScale 0.3, 4 seeds) → not observed.
   {
     id: 'two-prompts-same-ending',
     claim: 5,
