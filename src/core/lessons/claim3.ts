@@ -76,7 +76,7 @@ export const CLAIM3: Lesson[] = [
     expect: 'not observed',
     title: 'On the 3-turn lock every method finds the code',
     text:
-      'With 3 turns the code 0-1-0 is 1 sequence in 27, so its signal is strong enough that no method commits to the 0.3 exit first. ' +
+      'With 3 turns the code 0-1-0 is 1 sequence in 27: every method first leans toward the 0.3 exit (turn 1\'s code token dips from 0.33 to 0.16–0.25), but turns 2 and 3 learn the code before turn 1 commits, and pull it back. ' +
       'Every critic-free method reaches J* = 1: GRPO by iteration 10, PPO+GRAE by 16, REINFORCE by 48 (0.996 at the end), and SeeUPO by 10 — so nothing is missed, and claim 3 is not observed. ' +
       'Compare the 5-turn lock lesson: the same methods, one factor 9 rarer code, and all but SeeUPO exit.',
     config: {

@@ -83,7 +83,7 @@ export const CLAIM4: Lesson[] = [
         action: 'run',
       },
       {
-        text: 'The ▲ marks are drops of J: 16 of them. With a table this never happens in exact mode; the theory needs each turn to move only its own parameters.',
+        text: 'The ▲ marks are drops of J: 16 of them. The same run with a table has none; the theory needs each turn to move only its own parameters.',
         target: 'chart-return',
       },
       {
@@ -104,7 +104,7 @@ export const CLAIM4: Lesson[] = [
     expect: 'not observed',
     title: 'On an easy lock the order of the turns makes no difference',
     text:
-      'On the 3-turn lock the code is common enough (1 in 27) that turn 1 never prefers the exit, whichever turn moves first. ' +
+      'On the 3-turn lock the code is common enough (1 in 27) and the steps small enough (lr 2, clip 0.2) that turn 1 only leans toward the exit (its code token dips from 0.33 to about 0.25) before turns 2 and 3 learn the code and pull it back, whichever turn moves first. ' +
       'Reverse, forward and random order all reach J* = 1 without a drop, 95% of the way at iterations 10, 10 and 9: parts (a) and (b) hold, but part (c), that order matters, does not, so claim 4 is not observed here. ' +
       'Compare the 5-turn lock, where forward order exits at once.',
     config: {
