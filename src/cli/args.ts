@@ -1,22 +1,113 @@
-/** Tiny argv parser: positional arguments and --flag / --flag value options. */
+import { parseArgs as nodeParseArgs } from 'node:util';
+import { quote } from '../core/config/fields';
+import { InputError } from './errors';
+
+// The command line, parsed strictly (issue 16, class 5): an unknown option (--ouput), an option
+// without its value (--out at the end, or followed by another option), an option given twice, a
+// value given to a switch (--debug=1) or an extra argument is invalid input, exit 2 with one line
+// naming it; never ignored.
+
+export type Command = 'run' | 'claims' | 'advantages';
+
 export interface Args {
-  positional: string[];
-  flags: Map<string, string | true>;
+  /** null: no command (with --help: print the usage). */
+  command: Command | null;
+  /** The input file (CONFIG.json or INPUT.json), if given. */
+  file: string | null;
+  out?: string;
+  threads?: string;
+  executor?: string;
+  backend?: string;
+  link?: string;
+  debug: boolean;
+  help: boolean;
 }
 
-const BOOLEAN = new Set(['debug', 'help', 'quiet']);
+const HINT = '(seeupo-explorer --help shows the usage)';
+const COMMANDS: readonly Command[] = ['run', 'claims', 'advantages'];
 
+const OPTIONS = {
+  out: { type: 'string' },
+  threads: { type: 'string' },
+  executor: { type: 'string' },
+  backend: { type: 'string' },
+  link: { type: 'string' },
+  debug: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+
+/** The options each command takes (--help and --debug: every command). */
+const ALLOWED: Record<Command, readonly OptionName[]> = {
+  run: ['out', 'threads', 'executor', 'backend', 'link', 'debug', 'help'],
+  claims: ['out', 'threads', 'executor', 'backend', 'link', 'debug', 'help'],
+  advantages: ['debug', 'help'],
+};
+
+const VALUE_HINT: Record<string, string> = {
+  out: 'FILE',
+  threads: 'N',
+  executor: 'auto|cpu|tensor',
+  backend: 'wasm|cpu',
+  link: "'URL'",
+};
+
+const bad = (what: string) => new InputError(`${what} ${HINT}`);
+const shownArg = (a: string) => (/^[\x21-\x7e]{1,40}$/.test(a) && !a.includes('"') ? a : quote(a));
+
+/** Parse argv (without node and the script) strictly; throws an InputError (exit 2) naming the offending argument. */
 export function parseArgs(argv: string[]): Args {
-  const positional: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a.startsWith('--')) {
-      const eq = a.indexOf('=');
-      if (eq > 0) flags.set(a.slice(2, eq), a.slice(eq + 1));
-      else if (BOOLEAN.has(a.slice(2)) || i + 1 >= argv.length || argv[i + 1].startsWith('--')) flags.set(a.slice(2), true);
-      else flags.set(a.slice(2), argv[++i]);
-    } else positional.push(a);
+  // A first pass that does not throw gives the tokens, so every complaint is our own single line;
+  // the strict pass below then must agree (it is the authority: anything it still refuses is refused).
+  const { tokens } = nodeParseArgs({ args: argv, options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  const seen = new Set<string>();
+  const positionals: string[] = [];
+  for (const t of tokens) {
+    if (t.kind === 'positional') {
+      positionals.push(t.value);
+      continue;
+    }
+    if (t.kind === 'option-terminator') continue;
+    const name = t.name;
+    const raw = shownArg(t.rawName);
+    if (!Object.hasOwn(OPTIONS, name)) throw bad(`${raw}: unknown option; the options are --out, --threads, --executor, --backend, --link, --debug, --help`);
+    const spec = OPTIONS[name as OptionName];
+    if (spec.type === 'boolean') {
+      if (t.value !== undefined) throw bad(`${raw}: takes no value, got ${quote(t.value)}`);
+    } else {
+      const usage = `--${name} ${VALUE_HINT[name]}`;
+      if (t.value === undefined) throw bad(`--${name}: give a value: ${usage}`);
+      if (!t.inlineValue && t.value.startsWith('-') && t.value.length > 1)
+        throw bad(`--${name}: give a value: ${usage} (${shownArg(t.value)} follows it, which reads as an option; a value that starts with "-" is written --${name}=VALUE)`);
+    }
+    if (seen.has(name)) throw bad(`--${name}: given twice; give it once`);
+    seen.add(name);
   }
-  return { positional, flags };
+  // the authority: Node's strict parser
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = nodeParseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }).values as Record<string, string | boolean | undefined>;
+  } catch (e) {
+    const first = (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
+    throw bad(`invalid arguments: ${first.slice(0, 160)}`);
+  }
+  const str = (k: OptionName) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
+  const options = {
+    out: str('out'),
+    threads: str('threads'),
+    executor: str('executor'),
+    backend: str('backend'),
+    link: str('link'),
+    debug: values.debug === true,
+    help: values.help === true,
+  };
+  const [command, file, ...extra] = positionals;
+  if (command === undefined) return { command: null, file: null, ...options };
+  if (!(COMMANDS as readonly string[]).includes(command)) throw bad(`unknown command ${quote(command)}; the commands are run, claims and advantages`);
+  const cmd = command as Command;
+  if (extra.length) throw bad(`${cmd}: unexpected argument ${shownArg(extra[0]!)}${extra.length > 1 ? ` (and ${extra.length - 1} more)` : ''}; ${cmd} takes one ${cmd === 'advantages' ? 'INPUT.json' : 'CONFIG.json'}`);
+  for (const name of seen)
+    if (!ALLOWED[cmd].includes(name as OptionName)) throw bad(`--${name}: not an option of ${cmd}${cmd === 'advantages' ? ' (it takes INPUT.json only)' : ''}`);
+  return { command: cmd, file: file ?? null, ...options };
 }

@@ -1,24 +1,55 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { groupSizes } from '../core/algo/advantages';
-import { issueToError, oneOf, finiteNumber } from '../core/config/fields';
+import { computeAdvantages, groupSizes } from '../core/algo/advantages';
+import { checkDepth, issueToError, oneOf, finiteNumber, quote, safeText } from '../core/config/fields';
 import { InputError } from './errors';
 
-/** Read and parse a JSON file; any failure is an InputError (exit 2). */
+/**
+ * Input files larger than this are refused unread. The largest valid config (a Monte-Carlo
+ * environment's reward table of 1,048,576 numbers, pretty-printed) is about 40 MB.
+ */
+export const MAX_INPUT_BYTES = 256 << 20;
+
+/** A file name as messages show it: as is when plain, else a short escaped prefix in quotes. */
+export function showPath(path: string): string {
+  return /^[\x20-\x7e]{1,200}$/.test(path) && !path.includes('"') ? path : quote(path, 120);
+}
+
+/** Read and parse a JSON file; any failure is an InputError (exit 2), one short line with no raw control characters. */
 export function readJson(path: string): unknown {
+  const name = showPath(path);
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    const fd = openSync(path, 'r');
+    try {
+      const st = fstatSync(fd);
+      if (st.isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
+      if (st.size > MAX_INPUT_BYTES)
+        throw new InputError(`${name}: the file is ${st.size.toLocaleString('en-US')} bytes; the limit is ${MAX_INPUT_BYTES.toLocaleString('en-US')}`);
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
   } catch (e) {
+    if (e instanceof InputError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(`${path}: cannot read the file (${code === 'ENOENT' ? 'no such file' : code ?? 'error'})`);
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : safeText(code ?? 'error', 40);
+    throw new InputError(`${name}: cannot read the file (${why})`);
+  }
+  if (text.length > MAX_INPUT_BYTES) throw new InputError(`${name}: the file is over ${MAX_INPUT_BYTES.toLocaleString('en-US')} characters; the limit is ${MAX_INPUT_BYTES.toLocaleString('en-US')}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    // V8's message quotes the start of the input verbatim (control characters, newlines): escaped and cut short
+    throw new InputError(`${name}: not valid JSON (${safeText((e as Error).message, 160)})`);
   }
   try {
-    return JSON.parse(text);
+    checkDepth(value, 'the file');
   } catch (e) {
-    const detail = (e as Error).message.replace(/\s+/g, ' ').slice(0, 160);
-    throw new InputError(`${path}: not valid JSON (${detail})`);
+    throw new InputError(`${name}: ${(e as Error).message}`);
   }
+  return value;
 }
 
 const advantagesSchema = z.strictObject({
@@ -38,10 +69,45 @@ export type AdvantagesInput = z.output<typeof advantagesSchema>;
 
 export function parseAdvantagesInput(raw: unknown): AdvantagesInput {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new InputError('the input must be a JSON object with rewards, groups, estimator, normalization');
+  checkDepth(raw, 'the input');
   const r = advantagesSchema.safeParse(raw);
   if (!r.success) throw new InputError(issueToError(r.error.issues[0]!).message);
   const d = r.data;
   if (d.groups.length !== d.rewards.length) throw new InputError(`groups: must have one entry per reward (${d.rewards.length}), got ${d.groups.length}`);
-  for (const [g, n] of groupSizes(d.groups)) if (n < 2) throw new InputError(`groups: group "${g}" has ${n} rollout; every group needs at least 2`);
+  for (const [g, n] of groupSizes(d.groups)) if (n < 2) throw new InputError(`groups: group ${quote(g)} has ${n} rollout; every group needs at least 2`);
   return d;
+}
+
+/**
+ * The advantages of a valid input, every one a finite number (issue 16, class 5): rewards near
+ * the float64 range overflow the group sums or the squared deviations, which would print nulls
+ * (or silently divide by an infinite standard deviation); that is invalid input, exit 2.
+ */
+export function advantagesOf(input: AdvantagesInput): number[] {
+  const out = computeAdvantages(input.rewards, input.groups, input.estimator, input.normalization);
+  let overflow = out.findIndex((a) => !Number.isFinite(a));
+  if (overflow < 0 && input.normalization !== 'none') {
+    // the normalizations divide by a standard deviation: an infinite one means its squares overflowed
+    // `batch` standardizes the estimator's raw advantages; `group` divides by the std of the deviations from the group mean (grae's)
+    const raw = computeAdvantages(input.rewards, input.groups, input.normalization === 'batch' ? input.estimator : 'grae', 'none');
+    if (raw.some((a) => !Number.isFinite(a))) overflow = 0;
+    else if (input.normalization === 'batch') {
+      const mu = raw.reduce((s, a) => s + a / raw.length, 0);
+      if (!Number.isFinite(raw.reduce((s, a) => s + (a - mu) * (a - mu), 0))) overflow = 0;
+    } else {
+      const sumSq = new Map<string, number>();
+      raw.forEach((d, i) => {
+        const g = String(input.groups[i]);
+        sumSq.set(g, (sumSq.get(g) ?? 0) + d * d);
+      });
+      if ([...sumSq.values()].some((v) => !Number.isFinite(v))) overflow = 0;
+    }
+  }
+  if (overflow >= 0) {
+    const big = input.rewards.reduce((m, r) => Math.max(m, Math.abs(r)), 0);
+    throw new InputError(
+      `rewards: the advantages overflow float64 to non-finite values (the largest |reward| is ${big.toExponential(2)}); scale the rewards down (sums and squared deviations must stay below ${Number.MAX_VALUE.toExponential(2)})`,
+    );
+  }
+  return out;
 }

@@ -11,12 +11,109 @@ z.config({ jitless: true });
 /** A plain JSON object (not null, not a list). */
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** How many characters of a bad value a message quotes (the rest is elided with "…"). */
+export const QUOTE_CHARS = 40;
+
+/** Characters never written raw to a message: C0/C1 controls, DEL, line/paragraph separators, bidi overrides, BOM, lone surrogates. */
+// (a surrogate pair is matched first, and kept, so only lone halves are escaped; no lookbehind, for older browsers)
+const UNSAFE = /[\ud800-\udbff][\udc00-\udfff]|[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]/g;
+
+const escapeOne = (c: string): string => {
+  if (c.length === 2) return c; // a whole surrogate pair: an ordinary character
+  switch (c) {
+    case '\n':
+      return '\\n';
+    case '\r':
+      return '\\r';
+    case '\t':
+      return '\\t';
+    default:
+      return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  }
+};
+
+/** `s` with every control (and other unsafe) character written as an escape: \x1b → \u001b, newline → \n. */
+export function escapeControls(s: string): string {
+  return s.replace(UNSAFE, escapeOne);
+}
+
+/** The first `max` characters of s (a surrogate pair is never split), plus "…" when s is longer. */
+export function prefix(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let end = max;
+  const c = s.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--; // do not cut a pair in two
+  return s.slice(0, end) + '…';
+}
+
+/**
+ * A user-supplied string as a message quotes it: a short prefix, in double quotes, with quotes,
+ * backslashes and control characters escaped, so one bad value is always one short line.
+ */
+export function quote(s: string, max = QUOTE_CHARS): string {
+  const p = prefix(s, max);
+  return `"${escapeControls(p.replace(/[\\"]/g, (c) => `\\${c}`))}"`;
+}
+
+/**
+ * Free text that may carry pieces of the input (a JSON parser's message, a file name, a link's
+ * message): control characters escaped, whitespace runs made one space, at most `max` characters.
+ */
+export function safeText(s: string, max = 200): string {
+  return escapeControls(prefix(s.replace(/[ \t\r\n]+/g, ' '), max));
+}
+
+/** A value as a message echoes it: a short quoted prefix of a string, a number, or its kind. */
 export function show(v: unknown): string {
   if (v === undefined) return 'nothing';
-  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v);
+  if (typeof v === 'string') return quote(v);
   if (typeof v === 'number' || typeof v === 'boolean' || v === null) return String(v);
   if (Array.isArray(v)) return 'a list';
   return 'an object';
+}
+
+/** An object key as a path segment: as is when it is a plain name (letters, digits, _$.+-; dotted link keys too), else quoted: a short escaped prefix. */
+export function showKey(k: string): string {
+  return /^[A-Za-z0-9_$.+-]{1,40}$/.test(k) ? k : `[${quote(k)}]`;
+}
+
+/** Deepest nesting of lists and objects a config or input file may have (a real config needs 5). */
+export const MAX_DEPTH = 64;
+
+/**
+ * The path to the first place where `value` nests deeper than `max` lists/objects, or null.
+ * Iterative (an explicit stack), so a hostile 100,000-deep value cannot overflow the call stack;
+ * run before any recursive walk (zod, JSON.stringify, structured clone).
+ */
+export function tooDeep(value: unknown, max = MAX_DEPTH): (string | number)[] | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const stack: { v: object; depth: number; path: (string | number)[] }[] = [{ v: value, depth: 1, path: [] }];
+  while (stack.length) {
+    const { v, depth, path } = stack.pop()!;
+    if (depth > max) return path;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) {
+        const c: unknown = v[i];
+        if (typeof c === 'object' && c !== null) stack.push({ v: c, depth: depth + 1, path: [...path, i] });
+      }
+    } else {
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const c: unknown = (v as Record<string, unknown>)[keys[i]!];
+        if (typeof c === 'object' && c !== null) stack.push({ v: c, depth: depth + 1, path: [...path, keys[i]!] });
+      }
+    }
+  }
+  return null;
+}
+
+/** Throws a ConfigError when `value` nests deeper than MAX_DEPTH, naming where (a short path) and the limit. */
+export function checkDepth(value: unknown, what = 'the config'): void {
+  const path = tooDeep(value);
+  if (!path) return;
+  const shown = path.slice(0, 8);
+  const where = formatPath(shown) + (path.length > shown.length ? '…' : '');
+  throw new ConfigError(formatPath(path.slice(0, 1)), `${what} nests lists and objects deeper than ${MAX_DEPTH} levels (at ${where || 'the top'}); the limit is ${MAX_DEPTH}`);
 }
 
 export interface NumSpec {
@@ -101,7 +198,13 @@ export function finiteNumber() {
 /** Path as written in configs: algorithms[0].clip */
 export function formatPath(path: readonly PropertyKey[]): string {
   let s = '';
-  for (const p of path) s += typeof p === 'number' ? `[${p}]` : s ? `.${String(p)}` : String(p);
+  for (const p of path) {
+    if (typeof p === 'number') s += `[${p}]`;
+    else {
+      const k = showKey(String(p));
+      s += k.startsWith('[') || !s ? k : `.${k}`;
+    }
+  }
   return s;
 }
 
@@ -121,9 +224,12 @@ export function issueToError(issue: z.core.$ZodIssue, prefix: readonly PropertyK
   switch (issue.code) {
     case 'unrecognized_keys': {
       const keys = issue.keys;
-      const where = formatPath(path);
-      const first = where ? `${where}.${keys[0]}` : keys[0]!;
-      return new ConfigError(first, `unknown field${keys.length > 1 ? ` (also: ${keys.slice(1).join(', ')})` : ''}`);
+      const first = formatPath([...path, keys[0]!]);
+      // at most three more names, each a short escaped prefix: a file with a million odd keys is still one short line
+      const more = keys.slice(1, 4).map(showKey);
+      const rest = keys.length - 1 - more.length;
+      const also = more.length ? ` (also: ${more.join(', ')}${rest > 0 ? ` and ${rest.toLocaleString('en-US')} more` : ''})` : '';
+      return new ConfigError(first, `unknown field${also}`);
     }
     case 'invalid_type':
       if (issue.expected === 'object') return new ConfigError(formatPath(path), 'must be an object');

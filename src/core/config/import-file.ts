@@ -1,5 +1,5 @@
 import { DEFAULT_CONFIG } from './defaults';
-import { ConfigError, isRecord, issueToError } from './fields';
+import { ConfigError, isRecord, issueToError, safeText, tooDeep, formatPath, MAX_DEPTH } from './fields';
 import { resolveConfig, type Experiment } from './resolve';
 import { customEnvSchema } from './schema';
 
@@ -16,18 +16,26 @@ export type Imported =
 
 function parseJson(text: string, what: string): { ok: true; value: unknown } | { ok: false; field: string; message: string } {
   if (text.length > MAX_IMPORT_BYTES) return { ok: false, field: 'file', message: `file: the ${what} is ${text.length.toLocaleString('en-US')} characters; the limit is ${MAX_IMPORT_BYTES.toLocaleString('en-US')}` };
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch (e) {
-    return { ok: false, field: 'file', message: `file: the ${what} is not valid JSON (${(e as Error).message.replace(/\s+/g, ' ').slice(0, 120)})` };
+    // the parser's message quotes the input: control characters escaped, cut short
+    return { ok: false, field: 'file', message: `file: the ${what} is not valid JSON (${safeText((e as Error).message, 120)})` };
   }
+  const deep = tooDeep(value);
+  if (deep) {
+    const shown = formatPath(deep.slice(0, 8)) + (deep.length > 8 ? '…' : '');
+    return { ok: false, field: 'file', message: `file: the ${what} nests lists and objects deeper than ${MAX_DEPTH} levels (at ${shown}); the limit is ${MAX_DEPTH}` };
+  }
+  return { ok: true, value };
 }
 
 function resolved(config: Record<string, unknown>, prefix = ''): Imported {
   try {
     return { ok: true, config, exp: resolveConfig(config) };
   } catch (e) {
-    if (!(e instanceof ConfigError)) return { ok: false, field: 'file', message: `file: could not be read (${e instanceof Error ? e.message.slice(0, 120) : 'unknown error'})` };
+    if (!(e instanceof ConfigError)) return { ok: false, field: 'file', message: `file: could not be read (${e instanceof Error ? safeText(e.message, 120) : 'unknown error'})` };
     const field = e.path ? prefix + e.path : prefix.replace(/\.$/, '') || 'config';
     return { ok: false, field, message: `${field}: ${e.detail}` };
   }

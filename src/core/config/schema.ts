@@ -40,6 +40,22 @@ export const LIMITS = {
   maxStoredPoints: 4_000_000,
   /** token-updates an experiment may take (≈ a few minutes on one core). */
   maxWork: 2e10,
+  /**
+   * Estimated peak tensor memory of the tensor executor (resolve.ts tensorMemory): parameters and
+   * optimizer state, activations over the rows of every forward/backward, rollout buffers, and the
+   * Monte-Carlo sampling buffers. The wasm backend's heap ends at 4 GiB ("memory access out of
+   * bounds"); 2 GiB of estimate keeps a margin for the estimate's error and the host's copies.
+   */
+  maxTensorBytes: 2 * 2 ** 30,
+  /**
+   * Multiply-adds (and their equivalents) an experiment may take on the tensor executor
+   * (resolve.ts tensorWork: the network's forward/backward passes, per-token work, Monte-Carlo
+   * sampling): measured at 1.5–7·10⁻¹⁰ s each on Node's wasm backend, one core (at most 1.4·10⁻⁹),
+   * so one to six minutes there.
+   */
+  maxNetworkWork: 5e11,
+  /** runs·nodes·vocab of one tensor shard's log-probability tables (exec/tensor/shard.ts MAX_TABLE_ENTRIES). */
+  maxTableEntries: 2 ** 24,
 } as const;
 
 export const noiseSchema = z.union([
@@ -168,10 +184,12 @@ export const configSchema = z.strictObject({
     if (v !== 1) {
       ctx.addIssue({
         code: 'custom',
+        // only a whole number above 1 is a newer format; anything else (1.5, "1", a list) is simply wrong.
+        // show(): a short escaped prefix, never the whole value (a 7 MB string, a 20,000-deep list)
         message:
-          typeof v === 'number' && v > 1
+          typeof v === 'number' && Number.isInteger(v) && v > 1
             ? `this config is version ${v}, from a newer version of the explorer; this one reads version 1`
-            : `must be 1, got ${JSON.stringify(v) ?? 'nothing'}`,
+            : `must be 1, got ${show(v)}`,
       });
       return z.NEVER;
     }
