@@ -81,8 +81,8 @@ function rawAdvantage(rewards: ArrayLike<number>, group: ArrayLike<number>, i: n
   return estimator === 'grae' ? rewards[i] - s.sum[g] / c : rewards[i] - (s.sum[g] - rewards[i]) / (c - 1);
 }
 
-/** (a − μ) / (σ + ε) over the first n entries, σ unbiased. */
-export function standardize(a: Float64Array, n: number): void {
+/** (a − μ) / (σ + ε) over the first n entries, σ unbiased; returns σ. */
+export function standardize(a: Float64Array, n: number): number {
   let mu = 0;
   for (let i = 0; i < n; i++) mu += a[i];
   mu /= n;
@@ -90,6 +90,7 @@ export function standardize(a: Float64Array, n: number): void {
   for (let i = 0; i < n; i++) ss += (a[i] - mu) * (a[i] - mu);
   const sd = n > 1 ? Math.sqrt(ss / (n - 1)) : 0;
   for (let i = 0; i < n; i++) a[i] = (a[i] - mu) / (sd + NORM_EPS);
+  return sd;
 }
 
 /** Convenience form for the CLI and tests: arbitrary group labels, fresh output. */

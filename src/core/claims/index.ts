@@ -37,7 +37,6 @@ export function claimsInputOf(
 ): ClaimsInput {
   const upTo = opts.upTo === undefined ? Infinity : Math.max(0, Math.floor(opts.upTo));
   return {
-    algorithms: exp.algorithms,
     runs: exp.algorithms.map((_, ai) =>
       series
         .filter((s) => s.algoIndex === ai)
@@ -48,8 +47,16 @@ export function claimsInputOf(
           diverged: s.diverged !== null && s.diverged <= upTo ? s.diverged : null,
         })),
     ),
+    ...experimentFacts(exp, Jstar, opts.jIsEstimate ?? needsMonteCarlo(exp.env)),
+  };
+}
+
+/** Everything of ClaimsInput but the runs: what the verdicts read of the experiment itself. */
+export function experimentFacts(exp: Experiment, Jstar: number, jIsEstimate: boolean): Omit<ClaimsInput, 'runs'> {
+  return {
+    algorithms: exp.algorithms,
     mode: exp.mode,
-    jIsEstimate: opts.jIsEstimate ?? needsMonteCarlo(exp.env),
+    jIsEstimate,
     gamma: exp.env.gamma,
     contexts: exp.env.contexts,
     iterations: exp.iterations,

@@ -4,7 +4,7 @@
 // tests call it on the streamed (partial) series.
 
 import { algorithmLabel } from '../algo/records';
-import { allTerms, AT_JSTAR, computeClaims, jDecimals, type Claim, type ClaimsInput, type SeedTerms } from '../claims';
+import { allTerms, AT_JSTAR, computeClaims, experimentFacts, jDecimals, type Claim, type ClaimsInput, type SeedTerms } from '../claims';
 import { needsMonteCarlo, type Experiment } from '../config/resolve';
 import { returnRange } from '../env/returns';
 import { storedUpTo, type RunSeries } from '../run/series';
@@ -170,19 +170,11 @@ function isRewardLevel(exp: Experiment, v: number): boolean {
  */
 export function claimsInputOfLive(exp: Experiment, Jstar: number, summaries: readonly LiveSummary[]): ClaimsInput {
   return {
-    algorithms: exp.algorithms,
     runs: exp.algorithms.map((_, ai) => {
       const s = summaries.find((x) => x.algoIndex === ai);
       return s ? s.J.map((J, i) => ({ seedIndex: s.seedIndices[i], J, diverged: s.divergedAt[i] })) : [];
     }),
-    mode: exp.mode,
-    jIsEstimate: summaries.some((s) => s.jIsEstimate),
-    gamma: exp.env.gamma,
-    contexts: exp.env.contexts,
-    iterations: exp.iterations,
-    Jstar,
-    rewardRange: returnRange(exp.env),
-    changes: exp.changes,
+    ...experimentFacts(exp, Jstar, summaries.some((s) => s.jIsEstimate)),
   };
 }
 

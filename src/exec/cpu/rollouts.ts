@@ -1,4 +1,4 @@
-import { advantageStd, groupAdvantages, NORM_EPS, type GroupScratch, type Normalization } from '../../core/algo/advantages';
+import { advantageStd, groupAdvantages, NORM_EPS, standardize, type GroupScratch, type Normalization } from '../../core/algo/advantages';
 import { evaluatePolicy, softmaxTable } from '../../core/env/exact';
 import { rewardsToGo } from '../../core/env/returns';
 import { noiseVariance } from '../../core/env/types';
@@ -162,18 +162,6 @@ export function checkedGroupAdvantages(
   let probe = 0;
   if (normalization === 'group') for (let g = 0; g < gs.sumSq.length; g++) probe += gs.sumSq[g] * 0;
   return probe;
-}
-
-/** (a − μ) / (σ + ε) over the first n entries, σ unbiased, as core/algo/advantages' standardize; returns σ. */
-function standardize(a: Float64Array, n: number): number {
-  let mu = 0;
-  for (let i = 0; i < n; i++) mu += a[i];
-  mu /= n;
-  let ss = 0;
-  for (let i = 0; i < n; i++) ss += (a[i] - mu) * (a[i] - mu);
-  const sd = n > 1 ? Math.sqrt(ss / (n - 1)) : 0;
-  for (let i = 0; i < n; i++) a[i] = (a[i] - mu) / (sd + NORM_EPS);
-  return sd;
 }
 
 function advantagesOf(pb: Problem, run: RunState, sc: Scratch): number {
