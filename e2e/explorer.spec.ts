@@ -23,7 +23,7 @@ test('the default comparison: one line per algorithm, a row per algorithm, capti
   expect(Object.keys(j)).toHaveLength(ALGORITHMS);
   for (const v of Object.values(j)) expect(v).toBeGreaterThanOrEqual(0);
   await expect(page.getByTestId('caption')).toContainText(/SeeUPO/);
-  await expect(page.getByTestId('caption')).toContainText(/[Rr]everse order/);
+  await expect(page.getByTestId('verdicts')).toContainText(/[Rr]everse[- ]order/);
   for (const id of ['chart-seeds', 'chart-gap', 'chart-heatmap', 'chart-metric']) await expect(page.getByTestId(id)).toBeVisible();
   await page.screenshot({ path: 'test-results/explorer-default-light.png', fullPage: true });
   await page.locator('.sidebar').screenshot({ path: 'test-results/explorer-controls.png' });

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Header } from './components/Header';
 import { ErrorBanner } from './components/ErrorBanner';
 import { Transport } from './components/Transport';
@@ -8,11 +8,18 @@ import { Caption } from './components/Caption';
 import { ExplainPanel } from './components/ExplainPanel';
 import { ControlsPanel } from './components/controls/ControlsPanel';
 import { ChartsPanel } from './components/charts/ChartsPanel';
+import { ReturnChart } from './components/charts/ReturnChart';
 import { HelpDialog } from './components/HelpDialog';
 import { ReproduceStatus, ShareBar } from './components/ShareBar';
+import { ClaimsView } from './components/ClaimsView';
+import { LessonBanner } from './components/LessonBanner';
+import { Tour } from './components/Tour';
+import { VerdictPanel } from './components/VerdictPanel';
 import { currentLink } from './link-actions';
 import { onShortcut } from './keyboard';
+import { useHidden } from './hide';
 import { useApp } from './store';
+import './components/charts/charts.css';
 
 /** Applies the chosen theme to <html> (system: follow prefers-color-scheme). */
 function useTheme(): void {
@@ -31,26 +38,44 @@ export function App() {
     return () => window.removeEventListener('keydown', onShortcut);
   }, []);
   const embed = useApp((s) => s.embed);
+  const classroom = useApp((s) => s.classroom);
+  const page = useApp((s) => s.page);
+  const hide = {
+    controls: useHidden('controls'),
+    summary: useHidden('summary'),
+    share: useHidden('share'),
+    backend: useHidden('backend'),
+    explain: useHidden('explain'),
+    caption: useHidden('caption'),
+  };
   if (embed) return <EmbedApp />;
+  if (classroom) return <ClassroomApp />;
   return (
     <div className="app">
       <Header />
       <ErrorBanner />
-      <div className="layout">
-        <aside className="sidebar" aria-label="Experiment settings">
-          <ControlsPanel />
-        </aside>
-        <main className="main">
-          <Transport />
-          <ReproduceStatus />
-          <ShareBar />
-          <BackendBadge />
-          <Caption />
-          <ChartsPanel />
-          <SummaryTable />
-          <ExplainPanel />
-        </main>
-      </div>
+      {page === 'claims' ? (
+        <ClaimsView />
+      ) : (
+        <div className={`layout${hide.controls ? ' no-sidebar' : ''}`}>
+          {!hide.controls && (
+            <aside className="sidebar" aria-label="Experiment settings">
+              <ControlsPanel />
+            </aside>
+          )}
+          <main className="main">
+            <LessonBanner />
+            <Transport />
+            <ReproduceStatus />
+            <ChartsPanel caption={hide.caption ? null : <Caption />} />
+            {!hide.summary && <SummaryTable />}
+            {!hide.share && <ShareBar />}
+            {!hide.backend && <BackendBadge />}
+            {!hide.explain && <ExplainPanel />}
+          </main>
+        </div>
+      )}
+      {page === 'explorer' && <Tour />}
       <HelpDialog />
     </div>
   );
@@ -64,12 +89,56 @@ function EmbedApp() {
       <ErrorBanner />
       <div className="embed-bar">
         <Transport minimal />
-        <a href={currentLink(false)} target="_blank" rel="noopener" data-testid="open-full">
+        <a href={currentLink(false, true)} target="_blank" rel="noopener" data-testid="open-full">
           Open the full explorer ↗
         </a>
       </div>
       <ReproduceStatus />
       <ChartsPanel />
+    </div>
+  );
+}
+
+/** The return chart's height in the classroom layout: what the window leaves below the bar and the transport. */
+function useClassroomHeight(): number {
+  const fit = () => Math.round(Math.max(260, Math.min(720, (typeof innerHeight === 'number' ? innerHeight : 800) - 330)));
+  const [h, setH] = useState(fit);
+  useEffect(() => {
+    const on = () => setH(fit());
+    addEventListener('resize', on);
+    return () => removeEventListener('resize', on);
+  }, []);
+  return h;
+}
+
+/**
+ * classroom=1: the presenter layout (large type): the transport, the return chart and the
+ * verdicts, the lesson's title and tour when one is loaded; `hide=…` hides transport buttons too.
+ */
+function ClassroomApp() {
+  useApp((s) => s.draft); // the full-explorer link follows the experiment
+  const envTitle = useApp((s) => s.plan?.envTitle);
+  const hasLesson = useApp((s) => s.lesson !== null);
+  const hideVerdicts = useHidden('verdicts');
+  const height = useClassroomHeight();
+  return (
+    <div className="app classroom" data-testid="classroom">
+      <div className="classroom-bar">
+        <span className="classroom-title">SeeUPO explorer</span>
+        {hasLesson ? <LessonBanner compact /> : <span className="classroom-env">{envTitle ?? 'custom environment'}</span>}
+        <a href={currentLink(false, true)} target="_blank" rel="noopener" data-testid="open-full">
+          Full explorer ↗
+        </a>
+      </div>
+      <ErrorBanner />
+      <Transport />
+      <ReproduceStatus />
+      <div className={`classroom-charts charts-top${hideVerdicts ? ' alone' : ''}`} style={{ ['--classroom-chart' as string]: `${height}px` }}>
+        <ReturnChart height={height} />
+        {!hideVerdicts && <VerdictPanel large />}
+      </div>
+      <Tour />
+      <HelpDialog />
     </div>
   );
 }

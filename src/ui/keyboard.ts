@@ -1,4 +1,4 @@
-import { pauseRun, resetRun, startRun, stepOnce, stepTurn, toggleHelp, useApp } from './store';
+import { pauseRun, resetRun, startRun, stepOnce, stepTurn, toggleHelp, tourBack, tourNext, useApp } from './store';
 
 /** True when the key goes to a field being typed in (shortcuts then stay out of the way). */
 function typing(target: EventTarget | null): boolean {
@@ -7,7 +7,10 @@ function typing(target: EventTarget | null): boolean {
   return tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || target.isContentEditable;
 }
 
-/** Space run/pause, → step, Shift+→ step one turn, R reset, ? help. */
+/**
+ * Space run/pause, → step, Shift+→ step one turn, R reset, ? help; N / B next and back in an open
+ * tour. (With focus in the tour, → and ← are its Next and Back: Tour.tsx handles them first.)
+ */
 export function onShortcut(e: KeyboardEvent): void {
   if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
   const s = useApp.getState();
@@ -33,6 +36,18 @@ export function onShortcut(e: KeyboardEvent): void {
       return;
     case '?':
       toggleHelp();
+      return;
+    case 'n':
+    case 'N':
+      if (!s.tour) return;
+      e.preventDefault();
+      tourNext();
+      return;
+    case 'b':
+    case 'B':
+      if (!s.tour) return;
+      e.preventDefault();
+      tourBack();
       return;
   }
 }

@@ -14,36 +14,67 @@ import { checkDraft, useApp, type AppState, type Draft } from './store';
 const set = (partial: Partial<AppState>) => useApp.setState(partial);
 const get = () => useApp.getState();
 
-/** Show a validated config (top-level defaults filled in), stopped at iteration 0. */
-export function loadExperiment(config: Record<string, unknown>, view: View = { metric: get().metric, x: get().xAxis }): void {
+/**
+ * Show a validated config (top-level defaults filled in), stopped at iteration 0. `lessonId`:
+ * the config is that lesson's (the page shows its banner until the experiment is edited); any
+ * other load closes the lesson and its tour. `extra` is set in the same store update, so the
+ * address gets one history entry.
+ */
+export function loadExperiment(
+  config: Record<string, unknown>,
+  view: View = { metric: get().metric, x: get().xAxis },
+  lessonId: string | null = null,
+  extra: Partial<AppState> = {},
+): void {
   resetRun();
   const draft = { ...(structuredClone(DEFAULT_CONFIG) as Draft), ...structuredClone(config), version: 1 };
   const checked = checkDraft(draft);
-  set({ draft, ...checked, status: checked.plan ? 'idle' : 'error', total: checked.plan?.exp.iterations ?? 0, notice: null, metric: view.metric, xAxis: view.x, turnStep: null });
+  set({
+    draft,
+    ...checked,
+    status: checked.plan ? 'idle' : 'error',
+    total: checked.plan?.exp.iterations ?? 0,
+    notice: null,
+    metric: view.metric,
+    xAxis: view.x,
+    turnStep: null,
+    lesson: lessonId ? { id: lessonId, draft } : null,
+    tour: null,
+    selectedClaim: null,
+    ...extra,
+  });
 }
 
 /**
  * Open a permalink (`source` says whether the page was just loaded or Back/Forward moved).
  * A link with a results hash runs at once and is checked when the run ends.
  */
-export function openLink(text: string, source: 'startup' | 'history'): void {
+export function openLink(text: string, source: 'startup' | 'history' | 'lesson'): boolean {
   const d = decodeLink(text);
   if (!d.ok) {
     const kept = source === 'startup' ? 'the default experiment' : 'the experiment it showed';
     set({ linkError: `This link cannot be opened: ${d.message}. ${d.future ? '' : 'Nothing from it was applied; '}the page keeps ${kept}.` });
-    return;
+    return false;
   }
   const { state } = d;
-  if (d.empty && source === 'startup') return;
-  loadExperiment(state.config, state.view);
+  if (d.empty && source === 'startup') return true;
+  const page = state.lesson ? { page: 'explorer' as const } : {};
+  loadExperiment(state.config, state.view, state.lesson ?? null, {
+    embed: state.embed,
+    classroom: state.classroom ?? false,
+    hidden: state.hide ?? [],
+    linkError: null,
+    reproduce: null,
+    ...page,
+  });
   const draft = get().draft;
-  set({ embed: state.embed, linkError: null, reproduce: null });
   if (!state.exact)
     set({ reproduce: { expected: null, draft, verdict: 'inexact', text: 'Not reproducible: the run this link comes from had more learning-rate or clip changes than a link can carry; it replays the starting settings only.' } });
   else if (state.hash) {
     set({ reproduce: { expected: state.hash, draft, verdict: 'pending', text: `Rerunning to check the results hash ${state.hash.digest} (${state.hash.by}, version ${state.hash.app})…` } });
     startRun();
   }
+  return true;
 }
 
 /** After a run ends, compare its hash with the link's. Called on every store change; cheap when there is nothing to do. */
@@ -65,15 +96,33 @@ export function checkReproduced(s: AppState): void {
   });
 }
 
-/** What a link of the page is built from (share.ts), read from the store. */
-export function shareInputOf(s: AppState, embed = s.embed): ShareInput {
-  return { draft: s.draft, plan: s.plan, live: s.live, view: { metric: s.metric, x: s.xAxis }, embed };
+/** True when a lesson was loaded and its experiment has been edited since. */
+export function lessonEdited(s: AppState): boolean {
+  if (!s.lesson || s.draft === s.lesson.draft) return false;
+  if (editedMemo.draft !== s.draft || editedMemo.lesson !== s.lesson.draft)
+    editedMemo = { draft: s.draft, lesson: s.lesson.draft, edited: JSON.stringify(s.draft) !== JSON.stringify(s.lesson.draft) };
+  return editedMemo.edited;
+}
+let editedMemo: { draft: Draft | null; lesson: Draft | null; edited: boolean } = { draft: null, lesson: null, edited: false };
+
+/** What a link of the page is built from (share.ts), read from the store. `plain`: the explorer's own link (no embed, classroom or hidden parts). */
+export function shareInputOf(s: AppState, plain = false): ShareInput {
+  return {
+    draft: s.draft,
+    plan: s.plan,
+    live: s.live,
+    view: { metric: s.metric, x: s.xAxis },
+    embed: plain ? false : s.embed,
+    classroom: plain ? false : s.classroom,
+    hide: plain ? [] : s.hidden,
+    lesson: s.lesson && !lessonEdited(s) ? s.lesson.id : null,
+  };
 }
 
-/** The link to this page's experiment; with its results hash when asked and the run is complete and replayable. */
-export function currentLink(withHash: boolean): string {
+/** The link to this page's experiment; with its results hash when asked and the run is complete and replayable. `plain`: without embed, classroom and hide. */
+export function currentLink(withHash: boolean, plain = false): string {
   const s = get();
-  const input = shareInputOf(s, false);
+  const input = { ...shareInputOf(s, plain), embed: false };
   const hash = withHash && s.status === 'done' && s.plan && s.live ? pageResultsHash(s.plan, s.live, s.backend) : null;
   const base = typeof location === 'undefined' ? '' : location.href.split('#')[0];
   return `${base}#${shareFragment(input, hash)}`;

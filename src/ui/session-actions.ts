@@ -171,7 +171,7 @@ export function startRun(): void {
   if (s.status === 'running' || !isValid(s)) return;
   const plan = s.plan!;
   const fresh = !hasSession();
-  set({ status: 'running', notice: null });
+  set({ status: 'running', notice: null, lastCommand: 'run' });
   enqueue(async () => {
     if (fresh) await openSession(plan);
     releaseTurnHold();
@@ -182,7 +182,7 @@ export function startRun(): void {
 /** Pause at once: workers stop within one slice and line up on one iteration. */
 export function pauseRun(): void {
   if (get().status !== 'running') return;
-  set({ status: 'paused' });
+  set({ status: 'paused', lastCommand: 'pause' });
   stopClock();
   enqueue(async () => {
     await session?.align();
@@ -195,7 +195,7 @@ export function stepOnce(): void {
   const s = get();
   if (!isValid(s) || s.status === 'running' || (session?.finished ?? false)) return;
   const plan = s.plan!;
-  set({ status: 'paused', notice: null });
+  set({ status: 'paused', notice: null, lastCommand: 'step' });
   enqueue(async () => {
     if (!hasSession()) await openSession(plan);
     releaseTurnHold();
@@ -222,7 +222,7 @@ export function stepTurn(): void {
   const s = get();
   if (!isValid(s) || s.status === 'running' || turnStepBlocked(s.plan) || (session?.finished ?? false)) return;
   const plan = s.plan!;
-  set({ status: 'paused', notice: null });
+  set({ status: 'paused', notice: null, lastCommand: 'step-turn' });
   enqueue(async () => {
     const current = get().turnStep;
     if (current && turnRecords && current.done < current.turns) {
@@ -287,7 +287,7 @@ export function resetRun(): void {
   stopClock();
   elapsedBefore = 0;
   const s = get();
-  set({ status: 'idle', live: null, iteration: 0, total: s.plan?.exp.iterations ?? 0, version: s.version + 1, turnStep: null, backend: null, itPerSec: null, elapsed: 0, error: null });
+  set({ status: 'idle', live: null, iteration: 0, total: s.plan?.exp.iterations ?? 0, version: s.version + 1, turnStep: null, backend: null, itPerSec: null, elapsed: 0, error: null, lastCommand: 'reset' });
 }
 
 /**

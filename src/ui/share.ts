@@ -16,6 +16,10 @@ export interface ShareInput {
   live: Live | null;
   view: View;
   embed: boolean;
+  classroom?: boolean;
+  hide?: readonly string[];
+  /** The lesson whose unedited experiment this is: the link names it (lesson=<id>) instead of its settings. */
+  lesson?: string | null;
 }
 
 /**
@@ -48,6 +52,8 @@ export function pageResultsHash(plan: Plan, live: Live, backend: BackendReport |
 /** The fragment (no '#') for the current page; with `hash` when given. */
 export function shareFragment(s: ShareInput, hash: ResultsHash | null = null): string {
   const { config, exact } = shareConfig(s);
-  const state: LinkState = { config, view: s.view, hash: exact ? hash : null, embed: s.embed, exact };
+  const made = s.live?.changes.some((c) => !c.scheduled) ?? false;
+  const lesson = s.lesson && !made ? s.lesson : null;
+  const state: LinkState = { config, view: s.view, hash: exact ? hash : null, embed: s.embed, exact, classroom: s.classroom ?? false, hide: s.hide ?? [], lesson };
   return encodeLink(state);
 }

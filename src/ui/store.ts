@@ -7,6 +7,8 @@ import { ConfigError } from '../core/config/fields';
 import { browserThreads } from '../worker/browser-session';
 import { controlPathOf, validateDraft } from './draft';
 import { planExperiment, type Plan } from './plan';
+import type { ClaimNumber } from './claims-text';
+import type { TourState } from './tour';
 
 // The page's one store. Controls edit `draft` (a config object: the same JSON the CLI and
 // permalinks read); every edit is validated through resolveConfig and yields `plan` when valid.
@@ -14,6 +16,8 @@ import { planExperiment, type Plan } from './plan';
 
 export type Status = 'idle' | 'running' | 'paused' | 'done' | 'error';
 export type Theme = 'system' | 'light' | 'dark';
+/** The page's two views: the explorer, and the claims lab (five claims, their lessons). */
+export type PageView = 'explorer' | 'claims';
 /** A config being edited: numbers the user typed that are not numbers stay as text (and are refused by name). */
 export type Draft = Record<string, unknown>;
 
@@ -53,6 +57,20 @@ export interface AppState {
   linkError: string | null;
   /** Checking a link's results hash against this page's run. */
   reproduce: Reproduce | null;
+  /** Explorer or Claims (the header's tabs). */
+  page: PageView;
+  /** The lesson loaded (src/core/lessons) and the draft it loaded: an edit of the draft makes it "edited". */
+  lesson: { id: string; draft: Draft } | null;
+  /** The guided tour of the loaded lesson, while it is open. */
+  tour: TourState | null;
+  /** The claim whose verdict is selected in the verdict panel: the charts highlight what it was decided on. */
+  selectedClaim: ClaimNumber | null;
+  /** The transport command pressed last (the tour says what it did). */
+  lastCommand: 'run' | 'pause' | 'step' | 'step-turn' | 'reset' | null;
+  /** Opened with classroom=1: the presenter layout (large type, transport, return chart, verdicts). */
+  classroom: boolean;
+  /** Controls and parts of the page the link hides (hide=…). */
+  hidden: readonly string[];
 }
 
 export interface Reproduce {
@@ -124,6 +142,13 @@ function initialState(): AppState {
     embed: false,
     linkError: null,
     reproduce: null,
+    page: 'explorer',
+    lesson: null,
+    tour: null,
+    selectedClaim: null,
+    lastCommand: null,
+    classroom: false,
+    hidden: [],
     error: checked.plan ? null : `The default experiment is invalid: ${checked.configError ?? JSON.stringify(checked.fieldErrors)}`,
   };
 }
@@ -132,3 +157,4 @@ useApp.setState(initialState(), true);
 
 export * from './session-actions';
 export * from './link-actions';
+export * from './lesson-actions';

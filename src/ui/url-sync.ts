@@ -1,4 +1,5 @@
 import { checkReproduced, openLink, shareInputOf } from './link-actions';
+import { followTour } from './lesson-actions';
 import { shareFragment } from './share';
 import { isValid, useApp, type AppState } from './store';
 
@@ -18,7 +19,7 @@ let memo: { key: unknown[]; fragment: string } | null = null;
 
 function fragmentOf(s: AppState): string | null {
   if (!isValid(s)) return null;
-  const key = [s.draft, s.metric, s.xAxis, s.embed, s.live, s.live?.changes.length];
+  const key = [s.draft, s.metric, s.xAxis, s.embed, s.live, s.live?.changes.length, s.lesson, s.classroom, s.hidden];
   if (memo && memo.key.every((k, i) => k === key[i])) return memo.fragment;
   const fragment = shareFragment(shareInputOf(s));
   memo = { key, fragment };
@@ -57,9 +58,10 @@ const isTyped = (t: EventTarget | null) => (t instanceof HTMLInputElement && /^(
 /** Open the page's link and keep the address in step from now on. Call once, before the first render. */
 export function startUrlSync(): void {
   apply(location.hash, 'startup');
-  useApp.subscribe((s) => {
+  useApp.subscribe((s, prev) => {
     write(s);
     checkReproduced(s);
+    followTour(s, prev);
   });
   addEventListener('popstate', () => {
     entryOpen = false;

@@ -5,8 +5,9 @@ import { resolveConfig, type Experiment } from './resolve';
 import { compressText, decompressText } from './link-compress';
 import { LiteralError, parseLiteral, printLiteral } from './link-literal';
 import { minimalConfig } from './link-minimal';
-import { DEFAULT_VIEW, METRICS, X_AXES, type View } from './view';
+import { DEFAULT_VIEW, HIDE_EXAMPLE, HIDE_ITEM, METRICS, X_AXES, type View } from './view';
 import type { ResultsHash } from '../metrics/results-hash';
+import { LESSONS, lessonById } from '../lessons/lessons';
 
 // Permalinks (issue 5). The fragment is `v=1&key=value&…`: the config with its defaults left
 // out, flattened to dotted keys (`iterations=100`, `env.preset=two-prompts`,
@@ -32,6 +33,15 @@ export interface LinkState {
   embed: boolean;
   /** False when the author's run had changes the link could not carry: it does not replay exactly. */
   exact: boolean;
+  /**
+   * A lesson of the claims lab (src/core/lessons): the link is `lesson=<id>` instead of the config
+   * pairs, and `config` is the lesson's. Decoded links always say (null: none).
+   */
+  lesson?: string | null;
+  /** The presenter layout (`classroom=1`). */
+  classroom?: boolean;
+  /** Controls and parts of the page to hide (`hide=seeds,optimizer.lr`), as written. */
+  hide?: readonly string[];
 }
 
 export type LinkDecoded =
@@ -39,9 +49,11 @@ export type LinkDecoded =
   /** `field` names what is wrong (a config path like "algorithms[1].clip", or a link key). */
   | { ok: false; field: string; message: string; future: boolean };
 
-const EXTRA_KEYS = ['view.metric', 'view.x', 'embed', 'hash', 'by', 'app', 'exact'] as const;
+export const EXTRA_KEYS = ['view.metric', 'view.x', 'embed', 'hash', 'by', 'app', 'exact', 'lesson', 'classroom', 'hide'] as const;
 /** Keys whose value is taken as raw text ("0.1.0" is a version, not a number). */
-const TEXT_KEYS = new Set(['hash', 'by', 'app']);
+const TEXT_KEYS = new Set(['hash', 'by', 'app', 'lesson', 'hide']);
+/** Entries `hide` may list. */
+export const MAX_HIDE = 64;
 
 const flag = z.unknown().transform((v, ctx): boolean => {
   if (v === 1 || v === true) return true;
@@ -68,6 +80,24 @@ const extrasSchema = z.strictObject({
   hash: pattern(/^[0-9a-f]{12}$/, '12 hex digits').optional(),
   by: pattern(/^(cpu|tensor-(webgpu|webgl|wasm|cpu))$/, '"cpu" or "tensor-<backend>" (webgpu, webgl, wasm, cpu)').optional(),
   app: pattern(/^\d{1,4}\.\d{1,4}\.\d{1,4}$/, 'a version like 0.1.0').optional(),
+  lesson: pattern(/^[a-z0-9][a-z0-9-]{0,79}$/, 'a lesson id (lowercase letters, digits and dashes)').optional(),
+  classroom: flag.optional(),
+  hide: z
+    .string()
+    .transform((v, ctx): string[] => {
+      const items = [...new Set(v.split(',').map((x) => x.trim()).filter((x) => x !== ''))];
+      if (items.length > MAX_HIDE) {
+        ctx.addIssue({ code: 'custom', message: `lists ${items.length} entries; at most ${MAX_HIDE}` });
+        return z.NEVER;
+      }
+      const bad = items.find((x) => !HIDE_ITEM.test(x));
+      if (bad !== undefined) {
+        ctx.addIssue({ code: 'custom', message: `must be a comma-separated list of control paths or parts of the page (${HIDE_EXAMPLE}), got ${JSON.stringify(bad.slice(0, 40))}` });
+        return z.NEVER;
+      }
+      return items;
+    })
+    .optional(),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -116,14 +146,19 @@ function flattenAlgorithms(list: unknown[], out: [string, string][]): void {
 /** The fragment (without '#') for a state: `v=1&…`, deflated into `z=` when long. */
 export function encodeLink(state: LinkState): string {
   const pairs: [string, string][] = [];
-  const { version: _, ...config } = minimalConfig(state.config);
-  for (const [k, v] of Object.entries(config)) {
-    if (k === 'algorithms' && Array.isArray(v)) flattenAlgorithms(v, pairs);
-    else flatten(v, k, pairs);
+  if (state.lesson) pairs.push(['lesson', state.lesson]); // the lesson's config, by its id
+  else {
+    const { version: _, ...config } = minimalConfig(state.config);
+    for (const [k, v] of Object.entries(config)) {
+      if (k === 'algorithms' && Array.isArray(v)) flattenAlgorithms(v, pairs);
+      else flatten(v, k, pairs);
+    }
   }
   if (state.view.metric !== DEFAULT_VIEW.metric) pairs.push(['view.metric', state.view.metric]);
   if (state.view.x !== DEFAULT_VIEW.x) pairs.push(['view.x', state.view.x]);
   if (state.embed) pairs.push(['embed', '1']);
+  if (state.classroom) pairs.push(['classroom', '1']);
+  if (state.hide?.length) pairs.push(['hide', state.hide.join(',')]);
   if (!state.exact) pairs.push(['exact', '0']);
   if (state.hash) pairs.push(['hash', state.hash.digest], ['by', state.hash.by], ['app', state.hash.app]);
   const body = pairs.map(([k, v]) => `${escape(k)}=${escape(v)}`).join('&');
@@ -241,7 +276,7 @@ function decodeOrThrow(input: string): Extract<LinkDecoded, { ok: true }> {
   if (typeof input !== 'string') throw new LinkError('link', 'must be text');
   if (input.length > MAX_LINK_CHARS) throw new LinkError('link', `is ${input.length.toLocaleString('en-US')} characters; the limit is ${MAX_LINK_CHARS.toLocaleString('en-US')}`);
   const fragment = fragmentOf(input);
-  const state: LinkState = { config: structuredClone(DEFAULT_CONFIG) as Record<string, unknown>, view: { ...DEFAULT_VIEW }, hash: null, embed: false, exact: true };
+  const state: LinkState = { config: structuredClone(DEFAULT_CONFIG) as Record<string, unknown>, view: { ...DEFAULT_VIEW }, hash: null, embed: false, exact: true, lesson: null, classroom: false, hide: [] };
   if (fragment === '') return { ok: true, empty: true, state, exp: resolveConfig(state.config), compressed: false };
   let pairs = splitPairs(fragment);
   readVersion(pairs.get('v'));
@@ -274,12 +309,43 @@ function decodeOrThrow(input: string): Extract<LinkDecoded, { ok: true }> {
   const x = ex.data;
   const given = [x.hash, x.by, x.app].filter((v) => v !== undefined).length;
   if (given !== 0 && given !== 3) throw new LinkError(x.hash === undefined ? 'hash' : x.by === undefined ? 'by' : 'app', 'a results hash needs all three of hash, by and app');
-  state.config = { ...state.config, ...tree, version: 1 };
+  if (x.lesson !== undefined) {
+    const given = Object.keys(tree);
+    if (given.length) throw new LinkError('lesson', `a lesson link carries no settings of its own (it also gives ${given.slice(0, 3).join(', ')}); an edited lesson is an ordinary link`);
+    const lesson = lessonById(x.lesson);
+    if (!lesson) throw new LinkError('lesson', unknownLesson(x.lesson));
+    state.config = { ...state.config, ...structuredClone(lesson.config), version: 1 };
+    state.lesson = lesson.id;
+  } else state.config = { ...state.config, ...tree, version: 1 };
   state.view = { metric: x['view.metric'] ?? DEFAULT_VIEW.metric, x: x['view.x'] ?? DEFAULT_VIEW.x };
   state.hash = x.hash !== undefined ? { digest: x.hash, by: x.by!, app: x.app! } : null;
   state.embed = x.embed ?? false;
   state.exact = x.exact ?? true;
+  state.classroom = x.classroom ?? false;
+  state.hide = x.hide ?? [];
   return { ok: true, empty: false, state, exp: resolveConfig(state.config), compressed };
+}
+
+/** Edit distance (Levenshtein) of two short strings. */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+/** "no lesson "x"; did you mean y? The lessons: a, b, c, … (15 in all, listed in the Claims view)" */
+function unknownLesson(id: string): string {
+  const ids = LESSONS.map((l) => l.id);
+  if (ids.length === 0) return `no lesson "${id}": this explorer has no lessons yet`;
+  const near = ids.map((x) => ({ x, d: distance(id, x) })).sort((p, q) => p.d - q.d)[0];
+  const guess = near && near.d <= Math.max(3, Math.floor(near.x.length / 3)) ? ` Did you mean ${near.x}?` : '';
+  const SHOWN = 6;
+  const list = ids.length <= SHOWN + 1 ? ids.join(', ') : `${ids.slice(0, SHOWN).join(', ')}, … (${ids.length} in all, listed in the Claims view)`;
+  return `no lesson "${id}".${guess} The lessons are ${list}`;
 }
 
 /** Decode and validate a link (a URL, '#fragment' or the bare fragment). Never throws. */

@@ -1,13 +1,14 @@
 import { useMemo } from 'react';
-import { captionParts, claimSentence, claimSentences } from '../../core/metrics/captions';
+import { captionParts, claimSentences } from '../../core/metrics/captions';
 import { useApp } from '../store';
 import { useLiveSummaries } from './SummaryTable';
 import './summary.css';
 
 /**
  * What the numbers say, in sentences generated from the live runs only (captions.ts): where each
- * algorithm's seeds ended and the verdicts of the paper's claims (src/core/claims). Announced politely;
- * aria-busy holds announcements back while a run streams, so screen readers hear the settled text.
+ * algorithm's seeds ended. The verdicts of the paper's claims (captionParts' claim sentences) are
+ * in the verdict panel beside the return chart (VerdictPanel.tsx). Announced politely; aria-busy
+ * holds announcements back while a run streams, so screen readers hear the settled text.
  */
 export function Caption() {
   const plan = useApp((s) => s.plan);
@@ -18,20 +19,17 @@ export function Caption() {
     [plan, summaries],
   );
   if (!plan || !parts) return null;
-  const empty = parts.sentences.length === 0;
-  // the claim sentences close the list (captions.ts): shown apart, each with its verdict as data
+  // the claim sentences close the list (captions.ts); the verdict panel states them
   const claims = parts.claims ?? [];
   const claimCount = claims.length ? claimSentences(claims).length : 0;
   const outcomes = parts.sentences.slice(0, parts.sentences.length - claimCount);
-  const shownClaims = claimCount ? claims.filter((c) => claimSentences(claims).includes(claimSentence(c))) : [];
   return (
     <section className="card caption" data-testid="caption" aria-live="polite" aria-busy={status === 'running'} aria-labelledby="caption-heading">
       <h2 id="caption-heading">What the numbers say</h2>
-      {empty ? (
+      {outcomes.length === 0 ? (
         <p className="muted" data-testid="caption-hint">
           Press Run: once the runs have made an iteration, sentences here will say where each algorithm's seeds ended (at J*, stuck, or still
-          improving) and the verdict on each of the paper's five claims that this experiment can test (observed, not observed, undecided while
-          seeds still move), with the numbers it was decided on.
+          improving). The verdict on each of the paper's five claims, with the numbers it was decided on, is beside the return chart.
         </p>
       ) : (
         <>
@@ -45,15 +43,6 @@ export function Caption() {
               <li key={i}>{s}</li>
             ))}
           </ul>
-          {shownClaims.length > 0 && (
-            <ul className="caption-list caption-claims" data-testid="claims">
-              {shownClaims.map((c) => (
-                <li key={c.claim} data-testid={`claim-${c.claim}`} data-verdict={c.verdict}>
-                  {claimSentence(c)}
-                </li>
-              ))}
-            </ul>
-          )}
         </>
       )}
     </section>

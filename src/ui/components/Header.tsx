@@ -1,14 +1,29 @@
-import { setTheme, toggleHelp, useApp, type Theme } from '../store';
+import { setPage, setTheme, toggleHelp, useApp, type PageView, type Theme } from '../store';
 
 const NEXT: Record<Theme, Theme> = { system: 'light', light: 'dark', dark: 'system' };
 const THEME_TEXT: Record<Theme, string> = { system: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' };
+const PAGES: [PageView, string, string][] = [
+  ['explorer', 'Explorer', 'Train the algorithms and watch the charts'],
+  ['claims', 'Claims', 'The paper’s five claims, their verdicts here, and lessons that show them'],
+];
 
 export function Header() {
   const theme = useApp((s) => s.theme);
+  const page = useApp((s) => s.page);
   return (
     <header className="header">
       <div className="header-row">
-        <h1>SeeUPO explorer</h1>
+        <div className="header-title">
+          <h1>SeeUPO explorer</h1>
+          <nav className="page-tabs" aria-label="Views">
+            {PAGES.map(([p, text, title]) => (
+              <button key={p} type="button" data-testid={`tab-${p}`} className={page === p ? 'current' : undefined} aria-current={page === p ? 'page' : undefined}
+                title={title} onClick={() => setPage(p)}>
+                {text}
+              </button>
+            ))}
+          </nav>
+        </div>
         <div className="header-buttons">
           <button type="button" data-testid="theme-toggle" onClick={() => setTheme(NEXT[theme])} aria-label={`${THEME_TEXT[theme]} (click to change)`}>
             {THEME_TEXT[theme]}

@@ -7,6 +7,8 @@ export const SHORTCUTS: [string, string][] = [
   ['Shift + →', 'Step one turn (sequential algorithms, CPU executor)'],
   ['R', 'Reset'],
   ['?', 'This help'],
+  ['N / B', 'Next / back in a lesson’s guided tour'],
+  ['→ / ← in the tour', 'Next / back while the tour has focus (→ steps while the tour waits for Step)'],
   ['Esc', 'Close this help'],
 ];
 

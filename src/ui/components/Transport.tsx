@@ -1,5 +1,6 @@
 import { isValid, pauseRun, resetRun, setSpeed, startRun, stepOnce, stepTurn, turnStepBlocked, useApp } from '../store';
 import { RunProgress } from './RunProgress';
+import { useHidden } from '../hide';
 
 /** Speeds the slider offers, in iterations per second (0 = as fast as the workers go). */
 export const SPEEDS = [1, 2, 5, 10, 30, 60, 0] as const;
@@ -10,6 +11,7 @@ export function Transport({ minimal = false }: { minimal?: boolean }) {
   const status = useApp((s) => s.status);
   const valid = useApp(isValid);
   const iteration = useApp((s) => s.iteration);
+  const hide = { pause: useHidden('pause'), reset: useHidden('reset'), speed: useHidden('speed') };
   const running = status === 'running';
   const finished = status === 'done';
   const runLabel = running ? 'Running…' : status === 'paused' && iteration > 0 ? 'Resume' : finished ? 'Run again' : 'Run';
@@ -23,14 +25,18 @@ export function Transport({ minimal = false }: { minimal?: boolean }) {
         <button type="button" className="run" data-testid="run" onClick={onRun} disabled={!valid || running} title="Run to the end (Space)">
           {runLabel}
         </button>
-        <button type="button" data-testid="pause" onClick={pauseRun} disabled={!running} title="Pause at once (Space)">
-          Pause
-        </button>
+        {!hide.pause && (
+          <button type="button" data-testid="pause" onClick={pauseRun} disabled={!running} title="Pause at once (Space)">
+            Pause
+          </button>
+        )}
         {!minimal && <StepButtons />}
-        <button type="button" data-testid="reset" onClick={resetRun} disabled={status === 'idle' && iteration === 0} title="Stop and clear (R)">
-          Reset
-        </button>
-        {!minimal && <SpeedSlider />}
+        {!hide.reset && (
+          <button type="button" data-testid="reset" onClick={resetRun} disabled={status === 'idle' && iteration === 0} title="Stop and clear (R)">
+            Reset
+          </button>
+        )}
+        {!minimal && !hide.speed && <SpeedSlider />}
       </div>
       <RunProgress />
       <Notice />
@@ -47,12 +53,13 @@ function StepButtons() {
   const running = status === 'running';
   const finished = status === 'done';
   const blocked = turnStepBlocked(plan);
+  const hide = { step: useHidden('step'), turn: useHidden('step-turn') };
   return (
     <>
-          <button type="button" data-testid="step" onClick={stepOnce} disabled={!valid || running || finished || iteration >= total} title="One iteration of every run (→)">
+          {!hide.step && <button type="button" data-testid="step" onClick={stepOnce} disabled={!valid || running || finished || iteration >= total} title="One iteration of every run (→)">
             Step
-          </button>
-          <button
+          </button>}
+          {!hide.turn && <button
             type="button"
             data-testid="step-turn"
             onClick={stepTurn}
@@ -60,7 +67,7 @@ function StepButtons() {
             title={blocked ?? 'The next turn’s update of sequential algorithms: watch reverse order turn by turn (Shift+→)'}
           >
             Step one turn
-          </button>
+          </button>}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { X_AXES, type XAxis } from '../../live';
 import { axisAvailable, AXIS_LABELS, effectiveAxis } from '../../charts/derive';
 import { setXAxis, useApp } from '../../store';
@@ -7,6 +7,8 @@ import { MetricChart } from './MetricChart';
 import { ReturnChart } from './ReturnChart';
 import { SeedMultiples } from './SeedMultiples';
 import { TurnHeatmaps } from './TurnHeatmaps';
+import { VerdictPanel } from '../VerdictPanel';
+import { useHidden } from '../../hide';
 import './charts.css';
 
 /** The x-axis picker: an axis this experiment cannot draw is disabled, with the reason as its title. */
@@ -49,11 +51,15 @@ function useStaggeredMount(active: boolean): number {
   return active ? mounted : 0;
 }
 
-/** Every chart of the running (or finished) experiment, or how to start one. */
-export function ChartsPanel() {
+/**
+ * Every chart of the running (or finished) experiment, or how to start one: the return chart with
+ * the verdict panel beside it, then `caption` (what the numbers say), then the other charts.
+ */
+export function ChartsPanel({ caption }: { caption?: ReactNode }) {
   const plan = useApp((s) => s.plan);
   const live = useApp((s) => s.live);
   const mounted = useStaggeredMount(plan !== null);
+  const hide = { verdicts: useHidden('verdicts'), gap: useHidden('chart-gap'), metric: useHidden('chart-metric'), seeds: useHidden('chart-seeds'), heatmap: useHidden('chart-heatmap') };
   if (!plan)
     return (
       <section className="card charts-empty" data-testid="charts-empty">
@@ -70,15 +76,19 @@ export function ChartsPanel() {
       <div className="charts-toolbar">
         <AxisPicker />
       </div>
-      {mounted >= 1 && <ReturnChart />}
-      {mounted >= 2 && (
+      <div className={`charts-top${hide.verdicts ? ' alone' : ''}`}>
+        {mounted >= 1 ? <ReturnChart /> : <div />}
+        {!hide.verdicts && <VerdictPanel />}
+      </div>
+      {caption}
+      {mounted >= 2 && !(hide.gap && hide.metric) && (
         <div className="charts-pair">
-          <GapChart />
-          {mounted >= 3 && <MetricChart />}
+          {!hide.gap && <GapChart />}
+          {mounted >= 3 && !hide.metric && <MetricChart />}
         </div>
       )}
-      {mounted >= 4 && <SeedMultiples />}
-      {mounted >= 4 && <TurnHeatmaps />}
+      {mounted >= 4 && !hide.seeds && <SeedMultiples />}
+      {mounted >= 4 && !hide.heatmap && <TurnHeatmaps />}
     </section>
   );
 }

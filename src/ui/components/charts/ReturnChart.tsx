@@ -9,7 +9,7 @@ import { niceTicks, xExtent } from './plot-geometry';
 const HEIGHT = 340;
 const mean = (p: SeriesPoint) => p.mean;
 
-export const ReturnChart = memo(function ReturnChart() {
+export const ReturnChart = memo(function ReturnChart({ height = HEIGHT }: { height?: number }) {
   const data = useDerived(returnSeries);
   const series = useMemo(() => data?.algorithms.map((a) => ({ ...a, className: idClass(a.id) })) ?? [], [data]);
   if (!data) return null;
@@ -32,7 +32,7 @@ export const ReturnChart = memo(function ReturnChart() {
           {data.jIsEstimate ? ' J is a Monte-Carlo estimate here, so drops are sampling noise and none are marked.' : ''}
         </p>
       </figcaption>
-      <Plot height={HEIGHT} x={x} y={y} tip={seriesTip(series, mean, data.axis)}>
+      <Plot height={height} x={x} y={y} tip={seriesTip(series, mean, data.axis)}>
         {(f) => (
           <>
             <Bands f={f} algorithms={data.algorithms} />

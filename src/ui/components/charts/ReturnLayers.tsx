@@ -12,7 +12,7 @@ export function Bands({ f, algorithms }: { f: Frame; algorithms: Algorithms }) {
   return (
     <g className="bands">
       {algorithms.map((a) => (
-        <path key={a.id} className={`band ${idClass(a.id)}`} d={bandPath(a.points, f.x, f.y)} fill={a.color} fillOpacity={0.15} stroke="none" />
+        <path key={a.id} className={`band ${idClass(a.id)}`} data-algorithm={a.id} d={bandPath(a.points, f.x, f.y)} fill={a.color} fillOpacity={0.15} stroke="none" />
       ))}
     </g>
   );
@@ -31,7 +31,7 @@ export function Markers({ f, algorithms, seeds }: { f: Frame; algorithms: Algori
         a.markers.map((m) => {
           const cx = f.x(m.x), cy = f.y(m.y);
           return (
-            <g key={`${a.id}-${m.k}`} className={`violation ${idClass(a.id)}`} data-seeds={m.seeds} opacity={0.35 + (0.65 * m.seeds) / Math.max(1, seeds)}>
+            <g key={`${a.id}-${m.k}`} className={`violation ${idClass(a.id)}`} data-algorithm={a.id} data-seeds={m.seeds} opacity={0.35 + (0.65 * m.seeds) / Math.max(1, seeds)}>
               <title>{title(a.label, seeds, m)}</title>
               <path d={`M${cx.toFixed(1)},${(cy - 4.5).toFixed(1)}l4,7h-8z`} fill={a.color} />
             </g>

@@ -24,7 +24,7 @@ function path(rows: SeedRow[], get: (r: SeedRow) => number | null, sx: (x: numbe
   return d;
 }
 
-const Multiple = memo(function Multiple({ s, Jstar, domain }: { s: SeedLines; Jstar: number; domain: [number, number] }) {
+const Multiple = memo(function Multiple({ s, Jstar, domain, seedIndices }: { s: SeedLines; Jstar: number; domain: [number, number]; seedIndices: readonly number[] }) {
   const [lo, hi] = domain;
   const x0 = s.rows.length ? s.rows[0].x : 0, x1 = s.rows.length ? s.rows[s.rows.length - 1].x : 0;
   const sx = (x: number) => (x1 > x0 ? ((x - x0) / (x1 - x0)) * W : 0);
@@ -49,7 +49,7 @@ const Multiple = memo(function Multiple({ s, Jstar, domain }: { s: SeedLines; Js
           ))}
           <line className="mult-jstar" x1={0} x2={W} y1={sy(Jstar)} y2={sy(Jstar)} vectorEffect="non-scaling-stroke" />
           {seeds.map((d, i) => (
-            <path key={i} className="seed" d={d} stroke={s.color} strokeOpacity={0.25} strokeWidth={1} fill="none" vectorEffect="non-scaling-stroke" />
+            <path key={i} className="seed" data-seed={seedIndices[i]} d={d} stroke={s.color} strokeOpacity={0.25} strokeWidth={1} fill="none" vectorEffect="non-scaling-stroke" />
           ))}
           <path className="mean" d={path(s.rows, (r) => r.mean, sx, sy)} stroke={s.color} strokeWidth={2.5} fill="none"
             strokeLinejoin="round" vectorEffect="non-scaling-stroke" />
@@ -81,7 +81,7 @@ export const SeedMultiples = memo(function SeedMultiples() {
       </p>
       <div className="multiples">
         {all.map((s) => (
-          <Multiple key={s.id} s={s} Jstar={plan.Jstar} domain={domain} />
+          <Multiple key={s.id} s={s} Jstar={plan.Jstar} domain={domain} seedIndices={plan.exp.seedIndices} />
         ))}
       </div>
     </section>

@@ -4,11 +4,13 @@ import { EnvControls } from './EnvControls';
 import { PolicyControls } from './PolicyControls';
 import { AlgorithmList } from './AlgorithmList';
 import './controls.css';
+import { useHidden } from '../../hide';
 
 // The experiment's settings, generated from the config registry. Every change goes through
 // validateDraft and resolveConfig (the store); lr and clip apply live, the rest restarts a run.
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  if (useHidden(id)) return null; // hide=env, policy or algorithms in the link
   return (
     <section className="ctl-section" aria-labelledby={`ctl-h-${id}`} data-testid={`controls-${id}`}>
       <h3 id={`ctl-h-${id}`}>{title}</h3>

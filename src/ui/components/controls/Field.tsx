@@ -2,6 +2,7 @@ import { useId, useState, type ChangeEvent } from 'react';
 import { setDraftValue, useApp } from '../../store';
 import { getPath, numberOrText } from '../../draft';
 import { rangeHint, tooltip, type ControlDef } from '../../controls/registry';
+import { useHidden } from '../../hide';
 
 // One control rendered from a registry entry. Number boxes are text boxes bound to the draft
 // value as a string: whatever is typed reaches validation (bad text gets the schema's message).
@@ -35,6 +36,7 @@ export function Field({ def, onValue, leadingOptions, trailingOptions, emptyValu
   const error = useApp((s) => s.fieldErrors[def.path]);
   const [editing, setEditing] = useState<string | null>(null);
   const id = useId();
+  const hidden = useHidden(def.path);
   const errorId = `${id}-error`;
   const value = raw === undefined ? def.fallback : raw;
   const commit = onValue ?? ((v: unknown) => setDraftValue(def.path, v));
@@ -87,6 +89,7 @@ export function Field({ def, onValue, leadingOptions, trailingOptions, emptyValu
 
   const slider = def.slider;
   const n = typeof value === 'number' ? value : NaN;
+  if (hidden) return null; // hide=… in the link (classroom links)
   return (
     <div className={`ctl ctl-${def.kind}${error ? ' ctl-invalid' : ''}`}>
       <label className="ctl-label" htmlFor={id} title={title}>

@@ -1,0 +1,156 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { ACTION_KEY, ACTION_TEXT, fillText } from '../tour';
+import { closeTour, currentLesson, tourBack, tourNext, useApp } from '../store';
+import { useLiveClaims } from './VerdictPanel';
+import './claims.css';
+
+// The lesson's guided tour: one numbered step at a time with Back and Next, an outline and an
+// arrow on the element the step is about (scrolled into view), Next held until the learner has
+// pressed the step's action, and a line saying what that action did, from the numbers.
+// Keys while the tour has focus: → Next (when it is waiting for a Step, → steps, as on the page),
+// ← Back, Escape closes; N and B work anywhere on the page while a tour is open (keyboard.ts).
+
+interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+const reduced = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/** The step's target: marked (data-tour-target, outlined by CSS), scrolled into view once, and followed by a ring and arrow. */
+function Pointer({ target, label }: { target: string | undefined; label: string }) {
+  const [box, setBox] = useState<Box | null>(null);
+  useEffect(() => {
+    if (!target) {
+      setBox(null);
+      return;
+    }
+    let scrolled = false;
+    let marked: Element | null = null;
+    const find = () => document.querySelector(`[data-testid="${CSS.escape(target)}"]`);
+    const update = () => {
+      const el = find();
+      if (el !== marked) {
+        marked?.removeAttribute('data-tour-target');
+        marked = el;
+      }
+      if (!el) {
+        setBox(null);
+        return;
+      }
+      if (!el.hasAttribute('data-tour-target')) el.setAttribute('data-tour-target', '');
+      if (!scrolled) {
+        scrolled = true;
+        el.scrollIntoView({ block: 'center', behavior: reduced() ? 'auto' : 'smooth' });
+      }
+      const r = el.getBoundingClientRect();
+      setBox((b) => (b && b.left === r.left && b.top === r.top && b.width === r.width && b.height === r.height ? b : { left: r.left, top: r.top, width: r.width, height: r.height }));
+    };
+    update();
+    const timer = setInterval(update, 250);
+    addEventListener('scroll', update, { capture: true, passive: true });
+    addEventListener('resize', update);
+    return () => {
+      clearInterval(timer);
+      removeEventListener('scroll', update, { capture: true });
+      removeEventListener('resize', update);
+      marked?.removeAttribute('data-tour-target');
+    };
+  }, [target]);
+  if (!box) return null;
+  const pad = 6;
+  const above = box.top > 40;
+  return (
+    <div className="tour-ring" data-testid="tour-pointer" data-target={target} aria-hidden="true"
+      style={{ left: box.left - pad, top: box.top - pad, width: box.width + 2 * pad, height: box.height + 2 * pad }}>
+      <span className={`tour-arrow ${above ? 'above' : 'below'}`}>{above ? `${label} ▼` : `▲ ${label}`}</span>
+    </div>
+  );
+}
+
+export function Tour() {
+  const tour = useApp((s) => s.tour);
+  const plan = useApp((s) => s.plan);
+  const live = useApp((s) => s.live);
+  const iteration = useApp((s) => s.iteration);
+  const status = useApp((s) => s.status);
+  useApp((s) => s.version); // placeholders follow the numbers
+  const claims = useLiveClaims();
+  const panel = useRef<HTMLElement>(null);
+  const lesson = tour ? currentLesson() : null;
+  const open = tour !== null;
+  useEffect(() => {
+    if (open) panel.current?.focus({ preventScroll: true });
+  }, [open]);
+  if (!tour || !lesson) return null;
+  const step = lesson.tour[tour.step];
+  if (!step) return null;
+  const n = lesson.tour.length;
+  const last = tour.step === n - 1;
+  const verdict = claims?.claims.find((c) => c.claim === lesson.claim)?.verdict ?? null;
+  const text = fillText(step.text, { plan, live, iteration, verdict });
+  const keys = (e: KeyboardEvent<HTMLElement>) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+    if (e.key === 'ArrowRight' && tour.done) tourNext();
+    else if (e.key === 'ArrowLeft') tourBack();
+    else if (e.key === 'Escape') closeTour();
+    else return;
+    e.preventDefault();
+    e.stopPropagation(); // not the page's → (step)
+  };
+  const action = step.action;
+  return (
+    <>
+      <aside ref={panel} className="tour" data-testid="tour" role="dialog" aria-modal="false" aria-labelledby="tour-title" tabIndex={-1} onKeyDown={keys}>
+        <div className="tour-head">
+          <span id="tour-title" className="tour-title">
+            Guided tour · {lesson.title}
+          </span>
+          <button type="button" className="tour-close" data-testid="tour-close" onClick={closeTour} aria-label="Close the tour (Escape)" title="Close the tour (Escape)">
+            ×
+          </button>
+        </div>
+        <ol className="tour-dots" aria-hidden="true">
+          {lesson.tour.map((_, i) => (
+            <li key={i} className={i === tour.step ? 'now' : i < tour.step ? 'past' : undefined}>
+              {i + 1}
+            </li>
+          ))}
+        </ol>
+        <p className="tour-step" data-testid="tour-step" data-step={tour.step + 1} data-steps={n} data-done={tour.done} aria-live="polite">
+          <span className="tour-num">{tour.step + 1}</span>
+          {text}
+        </p>
+        {action && (
+          <p className={`tour-action${tour.done ? ' done' : ''}`} data-testid="tour-action" data-action={action} data-done={tour.done}>
+            {tour.done
+              ? `✓ ${ACTION_TEXT[action]} done.`
+              : status === 'running' && action === 'run'
+                ? 'Running… Next is enabled when the run ends.'
+                : `Press ${ACTION_TEXT[action]} (outlined; key ${ACTION_KEY[action]}): Next waits for it.`}
+          </p>
+        )}
+        {tour.note && (
+          <p className="tour-note" data-testid="tour-note" role="status">
+            <strong>What just happened:</strong> {tour.note}
+          </p>
+        )}
+        <div className="tour-nav">
+          <button type="button" data-testid="tour-back" onClick={tourBack} disabled={tour.step === 0}>
+            ← Back
+          </button>
+          <span className="tour-count">
+            {tour.step + 1} / {n}
+          </span>
+          <button type="button" className="tour-next" data-testid="tour-next" onClick={tourNext} disabled={!tour.done}
+            title={tour.done ? (last ? 'End the tour' : 'Next step (→ or N)') : `Press ${action ? ACTION_TEXT[action] : ''} first`}>
+            {last ? 'Finish' : 'Next →'}
+          </button>
+        </div>
+      </aside>
+      <Pointer target={step.target} label={`step ${tour.step + 1}`} />
+    </>
+  );
+}

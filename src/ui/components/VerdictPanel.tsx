@@ -1,0 +1,205 @@
+import { useMemo, useRef, type KeyboardEvent } from 'react';
+import { computeClaims, jDecimals, type Claim, type ClaimPart } from '../../core/claims';
+import { claimSentence, claimsInputOfLive } from '../../core/metrics/captions';
+import { CLAIM_TEXT, VERDICT_MEANING, verdictWord, type ClaimNumber } from '../claims-text';
+import { selectClaim, useApp } from '../store';
+import { evidenceCells, highlightCss, highlightOf } from '../verdicts';
+import type { Plan } from '../plan';
+import { useLiveSummaries } from './SummaryTable';
+import './claims.css';
+
+// The verdicts on the paper's five claims for the experiment on the page, beside the return chart:
+// each with its reason, and (selected) its evidence; selecting one highlights in the charts the
+// algorithms and seeds it was decided on. Updated as the run streams.
+
+export interface LiveClaims {
+  claims: Claim[];
+  /** The iteration the verdicts are of (every run has completed it); −1 before a run. */
+  iteration: number;
+  total: number;
+  ran: boolean;
+}
+
+/** The five verdicts on the live runs (computeClaims, the CLI's engine), recomputed as they stream. */
+export function useLiveClaims(): LiveClaims | null {
+  const plan = useApp((s) => s.plan);
+  const summaries = useLiveSummaries();
+  return useMemo(() => {
+    if (!plan) return null;
+    const claims = computeClaims(claimsInputOfLive(plan.exp, plan.Jstar, summaries));
+    const ran = summaries.length > 0 && summaries.some((s) => s.finals.some(Number.isFinite));
+    return { claims, iteration: ran ? summaries[0].iteration : -1, total: plan.exp.iterations, ran };
+  }, [plan, summaries]);
+}
+
+/** A verdict as a small coloured label. */
+export function VerdictBadge({ verdict, testId }: { verdict: string; testId?: string }) {
+  const word = verdictWord(verdict);
+  return (
+    <span className={`verdict-badge verdict-${word}`} data-verdict={word} data-testid={testId} title={VERDICT_MEANING[word]}>
+      {verdict}
+    </span>
+  );
+}
+
+const reasonOf = (c: Claim) => claimSentence(c).replace(/^Claim \d \([^)]*\): [^—]*— /, '');
+
+function Parts({ parts }: { parts: ClaimPart[] }) {
+  return (
+    <ul className="verdict-parts">
+      {parts.map((p) => (
+        <li key={p.part} data-part={p.part}>
+          <span className="verdict-part-name">({p.part})</span> <VerdictBadge verdict={p.verdict} /> {p.reason}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The numbers a verdict was decided on: per algorithm seeds, at J*, stuck, drops, t95, final J ± interval; and what the claim compared. */
+function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
+  const d = jDecimals(plan.rewardRange[1] - plan.rewardRange[0]);
+  const num = (v: number) => (Number.isFinite(v) ? v.toFixed(d) : 'n/a');
+  const line = (id: string) => plan.algorithms.find((a) => a.id === id);
+  const rev = c.claim === 2 && Array.isArray(c.evidence.rev) ? (c.evidence.rev as Claim['evidence']['algorithms']) : [];
+  const rows = [...c.evidence.algorithms.map((e) => ({ e, rev: false })), ...rev.map((e) => ({ e, rev: true }))];
+  const seeds = c.claim === 3 && Array.isArray(c.evidence.seedIndices) ? (c.evidence.seedIndices as number[]) : null;
+  const pairs = c.claim === 5 && Array.isArray(c.evidence.pairs) ? (c.evidence.pairs as { group: string; other: string; values: string[]; verdict: string; shareDiff: number; meanDiff: number | null }[]) : [];
+  const h = highlightOf(c);
+  const names = h.algorithms.map((id) => line(id)?.label ?? id);
+  return (
+    <div className="verdict-evidence" data-testid={`evidence-${c.claim}`}>
+      {c.parts && <Parts parts={c.parts} />}
+      {rows.length > 0 ? (
+        <div className="evidence-scroll">
+          <table className="evidence-table">
+            <thead>
+              <tr>
+                <th scope="col">algorithm</th>
+                <th scope="col" title="Seeds (runs) of the algorithm">seeds</th>
+                <th scope="col" title="Seeds whose final J is within 0.01 of J*">at J*</th>
+                <th scope="col" title="Seeds stalled below J* (diverged seeds count here)">stuck</th>
+                <th scope="col" title="Drops of J (monotonic-improvement violations), and in how many seeds">drops</th>
+                <th scope="col" title="Median over seeds of the first iteration 95% of the way to J*">t95</th>
+                <th scope="col" title="Mean final J over seeds ± half-width of its 95% interval">final J</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(({ e, rev: isRev }) => {
+                const cells = evidenceCells(e, num);
+                const l = line(e.id);
+                return (
+                  <tr key={`${isRev ? 'rev-' : ''}${e.id}`} data-id={e.id}>
+                    <th scope="row">
+                      {l && <span className="swatch" style={{ background: l.color }} />}
+                      {l?.label ?? e.id}
+                      {isRev ? <span className="muted-inline"> (beside)</span> : null}
+                    </th>
+                    <td>{cells.seeds}</td>
+                    <td>{cells.atJstar}</td>
+                    <td>{cells.stuck}</td>
+                    <td>{cells.drops}</td>
+                    <td>{cells.t95}</td>
+                    <td className="evidence-final">{cells.finalJ}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="muted">No algorithm of this experiment takes part in this check.</p>
+      )}
+      {c.claim === 1 && typeof c.evidence.gamma === 'number' ? <p className="evidence-extra">γ = {c.evidence.gamma}</p> : null}
+      {seeds ? (
+        <p className="evidence-extra" data-testid="evidence-seeds">
+          Seed indices where reverse-order SeeUPO reached J* and a critic-free method stayed stuck: {seeds.length ? seeds.join(', ') : 'none'}
+        </p>
+      ) : null}
+      {pairs.length > 0 && (
+        <ul className="evidence-extra">
+          {pairs.map((p) => (
+            <li key={`${p.group}-${p.other}`}>
+              {line(p.group)?.label ?? p.group} (group) vs {line(p.other)?.label ?? p.other} ({p.values[1]}): shares at J* differ by {p.shareDiff.toFixed(2)}, mean final J by{' '}
+              {p.meanDiff === null ? 'n/a' : num(p.meanDiff)} — {p.verdict}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="muted evidence-highlight" data-testid="highlight-note">
+        {names.length
+          ? `Highlighted in the charts: ${names.join(', ')}${h.seeds ? `; seeds ${h.seeds.join(', ')} in the seed charts` : ''}.`
+          : 'Nothing to highlight: no algorithm of this experiment takes part.'}
+      </p>
+    </div>
+  );
+}
+
+/** The five verdicts; Enter/Space or a click selects one (again: unselects), ↑/↓ move between them, Escape unselects. */
+export function VerdictPanel({ large = false }: { large?: boolean }) {
+  const plan = useApp((s) => s.plan);
+  const status = useApp((s) => s.status);
+  const selected = useApp((s) => s.selectedClaim);
+  const live = useLiveClaims();
+  const list = useRef<HTMLOListElement>(null);
+  const chosen = live?.claims.find((c) => c.claim === selected) ?? null;
+  const css = useMemo(() => highlightCss(chosen ? highlightOf(chosen) : null), [chosen]);
+  if (!plan || !live) return null;
+  const move = (e: KeyboardEvent<HTMLButtonElement>, n: number) => {
+    const to = e.key === 'ArrowDown' ? n + 1 : e.key === 'ArrowUp' ? n - 1 : e.key === 'Home' ? 1 : e.key === 'End' ? 5 : null;
+    if (e.key === 'Escape') {
+      selectClaim(null);
+      e.preventDefault();
+      return;
+    }
+    if (to === null) return;
+    e.preventDefault();
+    const next = list.current?.querySelector<HTMLButtonElement>(`[data-testid="verdict-select-${Math.min(5, Math.max(1, to))}"]`);
+    next?.focus();
+  };
+  const progress = !live.ran
+    ? 'before a run: what the setup allows'
+    : live.iteration < live.total
+      ? `so far: iteration ${live.iteration} of ${live.total}`
+      : `after ${live.total} iterations`;
+  return (
+    <section className={`card verdicts${large ? ' verdicts-large' : ''}`} data-testid="verdicts" aria-labelledby="verdicts-heading" aria-busy={status === 'running'}>
+      <div className="verdicts-head">
+        <h2 id="verdicts-heading">The paper’s claims, here</h2>
+        <span className="muted-inline" data-testid="verdicts-progress">
+          {progress} · rules v1
+        </span>
+      </div>
+      <ol className="verdict-list" ref={list}>
+        {live.claims.map((c) => {
+          const n = c.claim as ClaimNumber;
+          const on = selected === n;
+          return (
+            <li key={n} className={`verdict-row${on ? ' selected' : ''}`} data-testid={`verdict-claim-${n}`} data-verdict={verdictWord(c.verdict)}>
+              <button
+                type="button"
+                className="verdict-select"
+                data-testid={`verdict-select-${n}`}
+                aria-pressed={on}
+                aria-expanded={on}
+                title={on ? 'Unselect (Escape)' : 'Show the evidence and highlight it in the charts'}
+                onClick={() => selectClaim(on ? null : n)}
+                onKeyDown={(e) => move(e, n)}
+              >
+                <span className="verdict-num">{n}</span>
+                <span className="verdict-short">{CLAIM_TEXT[n].short}</span>
+                <VerdictBadge verdict={c.verdict} />
+              </button>
+              <p className="verdict-reason" data-testid={`claim-${n}`} data-verdict={c.verdict}>
+                {reasonOf(c)}
+              </p>
+              {on && <Evidence c={c} plan={plan} />}
+            </li>
+          );
+        })}
+      </ol>
+      {selected === null && <p className="muted verdicts-hint">Select a verdict to see its evidence and highlight, in the charts, the algorithms and seeds it was decided on.</p>}
+      {css && <style data-testid="highlight-style">{css}</style>}
+    </section>
+  );
+}
