@@ -45,6 +45,9 @@ test('the Claims view: five cards, each with its texts, live verdict and lessons
     }
   }
   await page.screenshot({ path: 'test-results/claims-view.png' });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: 'test-results/claims-view-dark.png' });
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.getByTestId('tab-explorer').click();
   await expect(page.getByTestId('chart-return')).toBeVisible();
   expect(problems).toEqual([]);
@@ -80,6 +83,8 @@ test('a lesson clicked in the Claims view loads, runs, and gives the verdict it 
   await expect(page.getByTestId(`evidence-${claim}`)).toBeVisible();
   await expect(page.getByTestId('highlight-style')).toHaveCount(1);
   const ids = await page.getByTestId(`evidence-${claim}`).locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')!));
+  await page.getByTestId('chart-return').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/claims-verdict-selected.png' });
   const lines = page.getByTestId('chart-return').locator('.plot-line');
   for (const line of await lines.all()) {
     const algo = (await line.getAttribute('data-algorithm'))!;

@@ -61,7 +61,7 @@ export function evidenceCells(e: AlgorithmEvidence, num: (v: number) => string):
     atJstar: String(e.atJstar),
     stuck: e.diverged ? `${e.stuck} (${e.diverged} diverged)` : String(e.stuck),
     drops: e.drops === 0 ? '0' : `${e.drops} in ${e.seedsWithDrops}`,
-    t95: e.t95 === null ? 'never' : String(e.t95),
+    t95: e.t95 === null ? '∞' : String(e.t95),
     finalJ,
   };
 }

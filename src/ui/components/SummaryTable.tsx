@@ -9,7 +9,7 @@ import './summary.css';
 const DASH = '—';
 
 /** The streamed runs belong to this plan's layout (one series per algorithm × seed, iterations + 1 values). */
-function liveFits(plan: Plan, live: Live): boolean {
+export function liveFits(plan: Plan, live: Live): boolean {
   const { exp } = plan;
   return live.runs.length === exp.algorithms.length * exp.seedIndices.length && live.runs.every((s) => s.J.length === exp.iterations + 1 && s.algoIndex < exp.algorithms.length);
 }

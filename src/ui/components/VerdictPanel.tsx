@@ -1,11 +1,12 @@
 import { useMemo, useRef, type KeyboardEvent } from 'react';
 import { computeClaims, jDecimals, type Claim, type ClaimPart } from '../../core/claims';
-import { claimSentence, claimsInputOfLive } from '../../core/metrics/captions';
+import { claimSentence, claimsInputOfLive, summarizeLive } from '../../core/metrics/captions';
 import { CLAIM_TEXT, VERDICT_MEANING, verdictWord, type ClaimNumber } from '../claims-text';
 import { selectClaim, useApp } from '../store';
 import { evidenceCells, highlightCss, highlightOf } from '../verdicts';
 import type { Plan } from '../plan';
-import { useLiveSummaries } from './SummaryTable';
+import type { Live } from '../live';
+import { liveFits } from './SummaryTable';
 import './claims.css';
 
 // The verdicts on the paper's five claims for the experiment on the page, beside the return chart:
@@ -20,16 +21,25 @@ export interface LiveClaims {
   ran: boolean;
 }
 
+/** The last verdicts computed: the panel, the Claims view's cards, the banner and the tour share them. */
+let cache: { plan: Plan; live: Live | null; version: number; value: LiveClaims } | null = null;
+
+function liveClaimsOf(plan: Plan, live: Live | null, version: number): LiveClaims {
+  if (cache && cache.plan === plan && cache.live === live && cache.version === version) return cache.value;
+  const summaries = live && live.runs.length > 0 && liveFits(plan, live) ? summarizeLive(plan.exp, plan.Jstar, live.runs, live.iteration) : [];
+  const claims = computeClaims(claimsInputOfLive(plan.exp, plan.Jstar, summaries));
+  const ran = summaries.length > 0 && summaries.some((s) => s.finals.some(Number.isFinite));
+  const value = { claims, iteration: ran ? summaries[0].iteration : -1, total: plan.exp.iterations, ran };
+  cache = { plan, live, version, value };
+  return value;
+}
+
 /** The five verdicts on the live runs (computeClaims, the CLI's engine), recomputed as they stream. */
 export function useLiveClaims(): LiveClaims | null {
   const plan = useApp((s) => s.plan);
-  const summaries = useLiveSummaries();
-  return useMemo(() => {
-    if (!plan) return null;
-    const claims = computeClaims(claimsInputOfLive(plan.exp, plan.Jstar, summaries));
-    const ran = summaries.length > 0 && summaries.some((s) => s.finals.some(Number.isFinite));
-    return { claims, iteration: ran ? summaries[0].iteration : -1, total: plan.exp.iterations, ran };
-  }, [plan, summaries]);
+  const live = useApp((s) => s.live);
+  const version = useApp((s) => s.version);
+  return useMemo(() => (plan ? liveClaimsOf(plan, live, version) : null), [plan, live, version]);
 }
 
 /** A verdict as a small coloured label. */
@@ -76,11 +86,11 @@ function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
             <thead>
               <tr>
                 <th scope="col">algorithm</th>
-                <th scope="col" title="Seeds (runs) of the algorithm">seeds</th>
-                <th scope="col" title="Seeds whose final J is within 0.01 of J*">at J*</th>
+                <th scope="col" title="Seeds (runs) of the algorithm">n</th>
+                <th scope="col" title="Seeds whose final J is within 0.01 of J*">J*</th>
                 <th scope="col" title="Seeds stalled below J* (diverged seeds count here)">stuck</th>
                 <th scope="col" title="Drops of J (monotonic-improvement violations), and in how many seeds">drops</th>
-                <th scope="col" title="Median over seeds of the first iteration 95% of the way to J*">t95</th>
+                <th scope="col" title="Median over seeds of the first iteration 95% of the way to J* (∞: most seeds never got there)">t95</th>
                 <th scope="col" title="Mean final J over seeds ± half-width of its 95% interval">final J</th>
               </tr>
             </thead>
@@ -90,10 +100,10 @@ function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
                 const l = line(e.id);
                 return (
                   <tr key={`${isRev ? 'rev-' : ''}${e.id}`} data-id={e.id}>
-                    <th scope="row">
+                    <th scope="row" title={`${l?.label ?? e.id}${isRev ? ' (reverse-order SeeUPO, beside the PPO-style algorithms)' : ''}`}>
                       {l && <span className="swatch" style={{ background: l.color }} />}
                       {l?.label ?? e.id}
-                      {isRev ? <span className="muted-inline"> (beside)</span> : null}
+                      {isRev ? <span className="muted-inline"> (REV)</span> : null}
                     </th>
                     <td>{cells.seeds}</td>
                     <td>{cells.atJstar}</td>
