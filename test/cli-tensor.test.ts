@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, ensureBuilt, scratchDir } from './helpers/cli';
+import { describe, expect, it } from 'vitest';
+import { cli, useCliScratch } from './helpers/cli';
 
 // The CLI on the tensor executor (Node: tfjs wasm or cpu backends).
 
-let tmp: ReturnType<typeof scratchDir>;
-beforeAll(() => {
-  ensureBuilt();
-  tmp = scratchDir();
-}, 120_000);
-afterAll(() => tmp?.cleanup());
+const tmp = useCliScratch();
 
 const MLP = { version: 1, env: { preset: 'lock' }, policy: { kind: 'mlp', hidden: [8] }, mode: 'exact', iterations: 3, seeds: 1, algorithms: [{ id: 'seeupo' }, { id: 'grpo' }] };
 const TABULAR = { version: 1, env: { preset: 'lock' }, mode: 'exact', iterations: 3, seeds: 1, algorithms: [{ id: 'seeupo' }] };

@@ -1,13 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ConfigError, escapeControls, formatPath, issueToError, MAX_DEPTH, quote, QUOTE_CHARS, safeText, show, tooDeep } from '../src/core/config/fields';
 import { resolveConfig } from '../src/core/config/resolve';
 import { importConfig, importEnv } from '../src/core/config/import-file';
 import { readJson } from '../src/cli/inputs';
 import { InputError } from '../src/cli/errors';
-import { cli, ensureBuilt, scratchDir } from './helpers/cli';
+import { cli, useCliScratch } from './helpers/cli';
 
 // Issue 16, class 4: whatever a config carries, a message about it is one short line with no raw
 // control characters: a bad value is quoted as a short escaped prefix, deep nesting is refused
@@ -201,12 +201,7 @@ describe('config messages', () => {
 });
 
 describe('the CLI: regressions from issue 16', () => {
-  let tmp: ReturnType<typeof scratchDir>;
-  beforeAll(() => {
-    ensureBuilt();
-    tmp = scratchDir();
-  }, 120_000);
-  afterAll(() => tmp?.cleanup());
+  const tmp = useCliScratch();
 
   const oneLine = (stderr: string) => {
     expect(stderr.endsWith('\n')).toBe(true);

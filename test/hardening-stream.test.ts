@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { jsonPieces, writeJson } from '../src/cli/write-json';
 import type { ExperimentResult } from '../src/core/run/result';
 import { runCpu, runTensor, useBackend } from './support/tensor';
-import { cli, ensureBuilt, scratchDir } from './helpers/cli';
+import { cli, useCliScratch } from './helpers/cli';
 
 // Issue 16, class 1: the result JSON is written as a stream, never as one string (a large
 // result's text is longer than V8's longest string: "Invalid string length" after the work was
@@ -172,12 +172,7 @@ describe('regression: results past V8\'s longest string', () => {
 });
 
 describe('the CLI writes the streamed result', () => {
-  let tmp: ReturnType<typeof scratchDir>;
-  beforeAll(() => {
-    ensureBuilt();
-    tmp = scratchDir();
-  }, 120_000);
-  afterAll(() => tmp?.cleanup());
+  const tmp = useCliScratch();
 
   const CONFIG = { version: 1, env: { preset: 'two-prompts' }, iterations: 40, seeds: 3, algorithms: [{ id: 'grpo' }, { id: 'seeupo' }] };
 

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,5 +59,24 @@ export function scratchDir(): { dir: string; file(name: string, content: unknown
     cleanup() {
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * In a describe block (or a file): build the CLI once and give the tests a scratch folder,
+ * removed afterwards. The returned object reads the current folder, so it is used like scratchDir's.
+ */
+export function useCliScratch(): { readonly dir: string; file(name: string, content: unknown): string } {
+  let tmp: ReturnType<typeof scratchDir> | undefined;
+  beforeAll(() => {
+    ensureBuilt();
+    tmp = scratchDir();
+  }, 120_000);
+  afterAll(() => tmp?.cleanup());
+  return {
+    get dir() {
+      return tmp!.dir;
+    },
+    file: (name, content) => tmp!.file(name, content),
   };
 }
