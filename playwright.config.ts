@@ -3,6 +3,8 @@ import { defineConfig } from '@playwright/test';
 // Browser tests run against the built page (`vite build` first, see the test:e2e script) served by
 // `vite preview`. Chromium comes from the system (scripts/ensure-chromium.mjs); never `playwright install`.
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// PW_PORT lets two checkouts run their browser tests at once without sharing a preview server.
+const port = Number(process.env.PW_PORT ?? 4173);
 
 export default defineConfig({
   testDir: 'e2e',
@@ -12,7 +14,7 @@ export default defineConfig({
   outputDir: 'test-results',
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
   use: {
-    baseURL: 'http://localhost:4173',
+    baseURL: `http://localhost:${port}`,
     video: 'off',
     screenshot: 'only-on-failure',
   },
@@ -31,8 +33,8 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'npx vite preview --port 4173 --strictPort',
-    url: 'http://localhost:4173',
+    command: `npx vite preview --port ${port} --strictPort`,
+    url: `http://localhost:${port}`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
   },
