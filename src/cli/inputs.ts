@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { computeAdvantages, groupSizes } from '../core/algo/advantages';
 import { checkDepth, issueToError, oneOf, finiteNumber, quote, safeText } from '../core/config/fields';
+import { GROUP_ESTIMATORS, NORMALIZATIONS } from '../core/options';
 import { InputError } from './errors';
 
 /**
@@ -61,8 +62,8 @@ const advantagesSchema = z.strictObject({
       return z.NEVER;
     }),
   ),
-  estimator: oneOf(['grae', 'rloo'] as const),
-  normalization: oneOf(['none', 'group', 'batch'] as const),
+  estimator: oneOf(GROUP_ESTIMATORS),
+  normalization: oneOf(NORMALIZATIONS),
 });
 
 export type AdvantagesInput = z.output<typeof advantagesSchema>;

@@ -1,8 +1,8 @@
 // Outcome advantages and their normalizations (algorithms.md §3), float64, verl conventions:
 // unbiased (Bessel) standard deviations and ε = 1e-6.
 
-export type Estimator = 'grae' | 'rloo' | 'gae';
-export type Normalization = 'none' | 'group' | 'batch';
+export type { Estimator, Normalization } from '../options';
+import type { Estimator, Normalization } from '../options';
 
 export const NORM_EPS = 1e-6;
 

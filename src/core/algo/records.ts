@@ -1,9 +1,5 @@
-import type { Estimator, Normalization } from './advantages';
-
-export type Rule = 'reinforce' | 'ppu' | 'sequential';
-export type RatioLevel = 'token' | 'sequence';
-export type TurnOrder = 'reverse' | 'forward' | 'random';
-export type TurnRatio = 'product' | 'geomean';
+import type { Estimator, Normalization, RatioLevel, Rule, TurnOrder, TurnRatio } from '../options';
+export type { RatioLevel, Rule, TurnOrder, TurnRatio } from '../options';
 
 /** An algorithm is data: the executor interprets these fields (algorithms.md §3–§4). */
 export interface AlgorithmRecord {

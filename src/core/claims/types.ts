@@ -1,6 +1,7 @@
 // The types of the claims verdicts (algorithms.md §8, cli-contract.md "Claims in results").
 
 import type { AlgorithmRecord } from '../algo/records';
+import type { Mode } from '../options';
 
 /** The version of the verdict rules of algorithms.md §8 that this module implements. */
 export const CLAIMS_RULES = 1;
@@ -24,7 +25,7 @@ export interface ClaimsInput {
    * end at its last finite one.
    */
   runs: readonly (readonly ClaimsRun[])[];
-  mode: 'exact' | 'sampled';
+  mode: Mode;
   /** Monte-Carlo J: drop-based checks are not testable, and no drops are counted (§7). */
   jIsEstimate: boolean;
   /** env.gamma */

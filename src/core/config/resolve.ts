@@ -14,36 +14,12 @@ import { checkDepth, ConfigError, issueToError, num, show } from './fields';
 import { chooseExecutor } from '../run/choose';
 import { allRuns } from '../run/partition';
 import { stepsPerIteration } from '../run/steps';
-import { CHANGE_PATH, type ScheduledChange } from '../run/changes';
+import { CHANGE_PATH, type ScheduledChange } from './hot-paths';
 import { algorithmEntrySchema, configSchema, customEnvSchema, LIMITS, presetEnvSchema } from './schema';
 import { DEFAULTS } from './defaults';
+import type { Experiment, PolicySpec } from './experiment';
 
-export type PolicySpec =
-  | { kind: 'tabular'; initScale: number }
-  | { kind: 'mlp'; hidden: number[]; activation: 'tanh' | 'relu'; initScale: number };
-
-/** A validated experiment with every default and preset filled in: what executors run. */
-export interface Experiment {
-  env: Env;
-  envPreset: string | null;
-  policy: PolicySpec;
-  mode: 'exact' | 'sampled';
-  iterations: number;
-  seeds: number;
-  seed: number;
-  /** The seed indices that run (default 0..seeds−1; `seedIndices` replays some of them). */
-  seedIndices: number[];
-  groupSize: number;
-  optimizer: { kind: 'sgd' | 'adam'; lr: number };
-  algorithms: AlgorithmRecord[];
-  executor: 'auto' | 'cpu' | 'tensor';
-  backend: 'webgpu' | 'webgl' | 'wasm' | 'cpu' | null;
-  mcSamples: number;
-  /** Learning-rate and clip changes at given iterations, in the order they apply. */
-  changes: ScheduledChange[];
-  /** Fields given that the algorithm's rule does not read, one line each. */
-  warnings: string[];
-}
+export type { Experiment, PolicySpec } from './experiment';
 
 function parseWith<T extends z.ZodType>(schema: T, value: unknown, prefix: (string | number)[]): z.output<T> {
   const r = schema.safeParse(value);

@@ -2,7 +2,23 @@ import { z } from 'zod';
 import { ENV_PRESET_NAMES } from '../env/presets';
 import { ALGORITHM_IDS } from '../algo/records';
 import { bool, finiteNumber, num, numOrNull, oneOf, show } from './fields';
-import { CHANGE_PATH } from '../run/changes';
+import { CHANGE_PATH } from './hot-paths';
+import {
+  ACTIVATIONS,
+  BACKENDS,
+  ESTIMATORS,
+  EXECUTORS,
+  MODES,
+  NOISE_KINDS,
+  NORMALIZATIONS,
+  OPTIMIZERS,
+  POLICY_KINDS,
+  RATIO_LEVELS,
+  RULES,
+  TURN_ORDERS,
+  TURN_RATIOS,
+  type Activation,
+} from '../options';
 
 // The one config schema (cli-contract.md, version 1). Controls, permalinks, the CLI and
 // validation all read it; resolve.ts turns a parsed config into the engine's Experiment.
@@ -75,7 +91,7 @@ export const noiseField = z.unknown().transform((v, ctx) => {
           ? z.strictObject({ kind: z.literal('none') })
           : kind === 'bernoulli'
             ? z.strictObject({ kind: z.literal('bernoulli') })
-            : z.strictObject({ kind: oneOf(['none', 'gaussian', 'bernoulli'] as const) });
+            : z.strictObject({ kind: oneOf(NOISE_KINDS) });
     const r = schema.safeParse(item);
     if (!r.success) for (const iss of r.error.issues) ctx.addIssue({ ...iss, path: [...path, ...iss.path] } as never);
     return r.success ? (r.data as z.infer<typeof noiseSchema>) : undefined;
@@ -124,12 +140,12 @@ export const policySchema = z.unknown().transform((v, ctx) => {
       ? z.strictObject({
           kind: z.literal('mlp'),
           hidden: z.array(num(LIMITS.hiddenWidth)).max(LIMITS.hiddenLayers, `at most ${LIMITS.hiddenLayers} hidden layers`).optional(),
-          activation: oneOf(['tanh', 'relu'] as const).optional(),
+          activation: oneOf(ACTIVATIONS).optional(),
           initScale: num(LIMITS.initScale).optional(),
         })
       : kind === 'tabular'
         ? z.strictObject({ kind: z.literal('tabular'), initScale: num(LIMITS.initScale).optional() })
-        : z.strictObject({ kind: oneOf(['tabular', 'mlp'] as const) });
+        : z.strictObject({ kind: oneOf(POLICY_KINDS) });
   const r = schema.safeParse(v);
   if (!r.success) {
     for (const iss of r.error.issues) ctx.addIssue(iss as never);
@@ -137,7 +153,7 @@ export const policySchema = z.unknown().transform((v, ctx) => {
   }
   return r.data as
     | { kind: 'tabular'; initScale?: number }
-    | { kind: 'mlp'; hidden?: number[]; activation?: 'tanh' | 'relu'; initScale?: number };
+    | { kind: 'mlp'; hidden?: number[]; activation?: Activation; initScale?: number };
 });
 
 export const algorithmEntrySchema = z.strictObject({
@@ -149,12 +165,12 @@ export const algorithmEntrySchema = z.strictObject({
     return v;
   }),
   preset: oneOf(ALGORITHM_IDS).optional(),
-  advantage: oneOf(['grae', 'rloo', 'gae'] as const).optional(),
-  normalization: oneOf(['none', 'group', 'batch'] as const).optional(),
-  rule: oneOf(['reinforce', 'ppu', 'sequential'] as const).optional(),
-  ratio: oneOf(['token', 'sequence'] as const).optional(),
-  order: oneOf(['reverse', 'forward', 'random'] as const).optional(),
-  turnRatio: oneOf(['product', 'geomean'] as const).optional(),
+  advantage: oneOf(ESTIMATORS).optional(),
+  normalization: oneOf(NORMALIZATIONS).optional(),
+  rule: oneOf(RULES).optional(),
+  ratio: oneOf(RATIO_LEVELS).optional(),
+  order: oneOf(TURN_ORDERS).optional(),
+  turnRatio: oneOf(TURN_RATIOS).optional(),
   mCorrection: bool().optional(),
   mClip: numOrNull(LIMITS.mClip).optional(),
   clip: num(LIMITS.clip).optional(),
@@ -197,7 +213,7 @@ export const configSchema = z.strictObject({
   }),
   env: z.unknown().optional(), // parsed by resolve.ts as a preset or a custom table
   policy: policySchema.optional(),
-  mode: oneOf(['exact', 'sampled'] as const).optional(),
+  mode: oneOf(MODES).optional(),
   iterations: num(LIMITS.iterations).optional(),
   seeds: num(LIMITS.seeds).optional(),
   seed: num(LIMITS.seed).optional(),
@@ -205,11 +221,11 @@ export const configSchema = z.strictObject({
   seedIndices: z.array(num({ min: 0, max: LIMITS.seeds.max - 1, int: true })).min(1, 'must list at least one seed index').max(LIMITS.seeds.max, `at most ${LIMITS.seeds.max} seed indices`).optional(),
   groupSize: num(LIMITS.groupSize).optional(),
   optimizer: z
-    .strictObject({ kind: oneOf(['sgd', 'adam'] as const), lr: num(LIMITS.lr) })
+    .strictObject({ kind: oneOf(OPTIMIZERS), lr: num(LIMITS.lr) })
     .optional(),
   algorithms: z.array(z.unknown()).min(1, 'must list at least one algorithm').max(LIMITS.algorithms, `at most ${LIMITS.algorithms} algorithms`).optional(),
-  executor: oneOf(['auto', 'cpu', 'tensor'] as const).optional(),
-  backend: oneOf(['webgpu', 'webgl', 'wasm', 'cpu'] as const).optional(),
+  executor: oneOf(EXECUTORS).optional(),
+  backend: oneOf(BACKENDS).optional(),
   mcSamples: num(LIMITS.mcSamples).optional(),
   changes: z.array(changeSchema).max(LIMITS.changes, `at most ${LIMITS.changes} changes`).optional(),
 });

@@ -1,4 +1,6 @@
 import type { Experiment } from '../config/resolve';
+import { CHANGE_PATH, type ScheduledChange } from '../config/hot-paths';
+export { CHANGE_PATH, type ScheduledChange } from '../config/hot-paths';
 
 // Changes of the learning rate or a clip at a given iteration ("hot" changes). The page makes
 // them while a run goes; a config (and so a permalink) carries them as `changes`, and every
@@ -9,15 +11,6 @@ export interface HotValues {
   /** New clip per algorithm index (null: unchanged). */
   clips?: (number | null)[];
 }
-
-/** One change as a config states it: path "optimizer.lr" or "algorithms[i].clip". */
-export interface ScheduledChange {
-  at: number;
-  path: string;
-  value: number;
-}
-
-export const CHANGE_PATH = /^(optimizer\.lr|algorithms\[(\d{1,2})\]\.clip)$/;
 
 /** The values a change writes, for an experiment with `algorithms` entries. */
 export function changeValues(c: ScheduledChange, algorithms: number): HotValues {

@@ -1,4 +1,4 @@
-import type { Experiment } from '../config/resolve';
+import type { Experiment } from '../config/experiment';
 
 export interface ExecutorChoice {
   executor: 'cpu' | 'tensor';

@@ -1,4 +1,5 @@
 import type { Experiment } from '../config/resolve';
+import type { Mode } from '../options';
 import { CLAIMS_RULES, claimsInputOf, computeClaims, type Claim } from '../claims';
 import { returnRange } from '../env/returns';
 import { executorTag, resultsHash, type ResultsHash } from '../metrics/results-hash';
@@ -40,7 +41,7 @@ export interface ExperimentResult {
   executorReason: string;
   threads: number;
   jIsEstimate: boolean;
-  mode: 'exact' | 'sampled';
+  mode: Mode;
   iterations: number;
   warnings: string[];
   /** The version of the verdict rules (algorithms.md §8) the claims were decided by. */

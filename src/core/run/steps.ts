@@ -1,4 +1,4 @@
-import type { Experiment } from '../config/resolve';
+import type { Experiment } from '../config/experiment';
 
 /** Optimizer steps one iteration of an algorithm takes (REINFORCE 1, PPU epochs·chunks, sequential T·epochs·chunks). */
 export function stepsPerIteration(exp: Experiment, algoIndex: number): number {
