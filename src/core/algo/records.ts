@@ -75,6 +75,20 @@ export const FIELDS_USED_BY_RULE: Record<Rule, (keyof AlgorithmRecord)[]> = {
   sequential: ['advantage', 'normalization', 'order', 'turnRatio', 'mCorrection', 'mClip', 'clip', 'epochs', 'minibatches', 'lr'],
 };
 
+/** Fields only gae advantages read (the critic's λ and learning rate). */
+export const GAE_ONLY_FIELDS = ['gaeLambda', 'criticLr'] as const satisfies readonly (keyof AlgorithmRecord)[];
+
+/**
+ * The fields an algorithm actually reads: its rule's fields, less the gae-only ones unless its
+ * advantage is gae. Resolving warns about the rest, links leave them out when they match the
+ * preset, and the page greys them out.
+ */
+export function fieldsRead(rec: Pick<AlgorithmRecord, 'rule' | 'advantage'>): Set<keyof AlgorithmRecord> {
+  const used = new Set<keyof AlgorithmRecord>(FIELDS_USED_BY_RULE[rec.rule] ?? []);
+  if (rec.advantage !== 'gae') for (const k of GAE_ONLY_FIELDS) used.delete(k);
+  return used;
+}
+
 export function algorithmLabel(rec: AlgorithmRecord): string {
   return Object.hasOwn(ALGORITHM_PRESETS, rec.id) ? ALGORITHM_PRESETS[rec.id].label : rec.id;
 }

@@ -13,6 +13,8 @@ export const DEFAULTS = {
   gamma: 1,
   mlpHidden: [32],
   mlpActivation: 'tanh' as const,
+  /** Scale of the initial logits (tabular: a uniform start) or of the Glorot weights (MLP). */
+  initScale: { tabular: 0, mlp: 1 },
 };
 
 /** The default experiment (issue 2): `lock`, sampled, 16 seeds, 200 iterations, G = 8, SGD lr 0.3, all nine named algorithms. */

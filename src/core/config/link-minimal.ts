@@ -1,4 +1,4 @@
-import { ALGORITHM_PRESETS, FIELDS_USED_BY_RULE, presetRecord, type AlgorithmRecord } from '../algo/records';
+import { ALGORITHM_PRESETS, fieldsRead, presetRecord, type AlgorithmRecord } from '../algo/records';
 import { DEFAULT_CONFIG } from './defaults';
 import { isRecord } from './fields';
 
@@ -27,8 +27,7 @@ function minimalAlgorithm(entry: unknown): unknown {
   const base = typeof entry.preset === 'string' ? entry.preset : entry.id;
   if (!Object.hasOwn(ALGORITHM_PRESETS, base)) return entry;
   const rec = { ...presetRecord(base, entry.id), ...entry } as unknown as AlgorithmRecord & Record<string, unknown>;
-  const used = new Set<string>(FIELDS_USED_BY_RULE[rec.rule] ?? []);
-  if (rec.advantage !== 'gae') ['gaeLambda', 'criticLr'].forEach((k) => used.delete(k));
+  const used: Set<string> = fieldsRead(rec);
   const preset = presetRecord(base, entry.id) as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(entry)) {

@@ -6,7 +6,7 @@ import { hasTurnRewards, prefixCount, totalReturns } from '../env/returns';
 import {
   ALGORITHM_DEFAULTS,
   ALGORITHM_PRESETS,
-  FIELDS_USED_BY_RULE,
+  fieldsRead,
   presetRecord,
   type AlgorithmRecord,
 } from '../algo/records';
@@ -155,10 +155,8 @@ function resolveAlgorithm(raw: unknown, i: number, warnings: string[]): Algorith
   const rec: AlgorithmRecord = base ? presetRecord(base, e.id) : { ...ALGORITHM_DEFAULTS, id: e.id, rule: e.rule! };
   const given = Object.keys(e).filter((k) => k !== 'id' && k !== 'preset') as (keyof AlgorithmRecord)[];
   for (const k of given) (rec as unknown as Record<string, unknown>)[k] = e[k as keyof typeof e];
-  const gaeOnly: (keyof AlgorithmRecord)[] = ['gaeLambda', 'criticLr'];
-  const ignored = given.filter(
-    (k) => (k !== 'rule' && !FIELDS_USED_BY_RULE[rec.rule].includes(k)) || (rec.advantage !== 'gae' && gaeOnly.includes(k)),
-  );
+  const read = fieldsRead(rec);
+  const ignored = given.filter((k) => k !== 'rule' && !read.has(k));
   if (ignored.length) warnings.push(`${path} (${rec.id}): ${ignored.join(', ')} ignored by the ${rec.rule} rule with ${rec.advantage} advantages`);
   if (rec.advantage === 'gae' && rec.rule === 'sequential')
     fail(`${path}.advantage`, 'gae gives per-token advantages; the sequential rule needs one advantage per rollout (grae or rloo)');
@@ -184,8 +182,8 @@ export function resolveConfig(raw: unknown): Experiment {
   const p = c.policy;
   const policy: PolicySpec =
     p?.kind === 'mlp'
-      ? { kind: 'mlp', hidden: p.hidden ?? DEFAULTS.mlpHidden, activation: p.activation ?? DEFAULTS.mlpActivation, initScale: p.initScale ?? 1 }
-      : { kind: 'tabular', initScale: p?.initScale ?? 0 };
+      ? { kind: 'mlp', hidden: p.hidden ?? DEFAULTS.mlpHidden, activation: p.activation ?? DEFAULTS.mlpActivation, initScale: p.initScale ?? DEFAULTS.initScale.mlp }
+      : { kind: 'tabular', initScale: p?.initScale ?? DEFAULTS.initScale.tabular };
   const exp: Experiment = {
     env,
     envPreset: preset,
