@@ -15,7 +15,7 @@ import { ClaimsView } from './components/ClaimsView';
 import { LessonBanner } from './components/LessonBanner';
 import { Tour } from './components/Tour';
 import { VerdictPanel } from './components/VerdictPanel';
-import { currentLink } from './link-actions';
+import { currentHref } from './link-actions';
 import { onShortcut } from './keyboard';
 import { useHidden } from './hide';
 import { useApp } from './store';
@@ -89,7 +89,7 @@ function EmbedApp() {
       <ErrorBanner />
       <div className="embed-bar">
         <Transport minimal />
-        <a href={currentLink(false, true)} target="_blank" rel="noopener" data-testid="open-full">
+        <a href={currentHref(true)} target="_blank" rel="noopener" data-testid="open-full">
           Open the full explorer ↗
         </a>
       </div>
@@ -126,7 +126,7 @@ function ClassroomApp() {
       <div className="classroom-bar">
         <span className="classroom-title">SeeUPO explorer</span>
         {hasLesson ? <LessonBanner compact /> : <span className="classroom-env">{envTitle ?? 'custom environment'}</span>}
-        <a href={currentLink(false, true)} target="_blank" rel="noopener" data-testid="open-full">
+        <a href={currentHref(true)} target="_blank" rel="noopener" data-testid="open-full">
           Full explorer ↗
         </a>
       </div>

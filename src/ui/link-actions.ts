@@ -4,7 +4,7 @@ import { importConfig, importEnv, MAX_IMPORT_BYTES, type Imported } from '../cor
 import { explainMismatch } from '../core/metrics/results-hash';
 import { DEFAULT_VIEW, type View } from '../core/config/view';
 import { resetRun, startRun } from './session-actions';
-import { pageResultsHash, shareFragment, type ShareInput } from './share';
+import { pageResultsHash, shareLink, type ShareInput } from './share';
 import { checkDraft, useApp, type AppState, type Draft } from './store';
 
 // Opening links (at start-up and on Back/Forward), importing files, checking a link's results
@@ -119,14 +119,27 @@ export function shareInputOf(s: AppState, plain = false): ShareInput {
   };
 }
 
-/** The link to this page's experiment; with its results hash when asked and the run is complete and replayable. `plain`: without embed, classroom and hide. */
-export function currentLink(withHash: boolean, plain = false): string {
+/** The page's address without a fragment. */
+export const pageBase = () => (typeof location === 'undefined' ? '' : location.href.split('#')[0]);
+
+/**
+ * The link to this page's experiment; with its results hash when asked and the run is complete and
+ * replayable. `plain`: without embed, classroom and hide. An experiment too large for a link has
+ * none: `ok` false with the reason (the page says "use Export config").
+ */
+export function currentLink(withHash: boolean, plain = false): { ok: true; url: string } | { ok: false; message: string } {
   const s = get();
   const input = { ...shareInputOf(s, plain), embed: false };
   const hash = withHash && s.status === 'done' && s.plan && s.live ? pageResultsHash(s.plan, s.live, s.backend) : null;
-  const base = typeof location === 'undefined' ? '' : location.href.split('#')[0];
-  return `${base}#${shareFragment(input, hash)}`;
+  const link = shareLink(input, hash);
+  return link.ok ? { ok: true, url: `${pageBase()}#${link.fragment}` } : link;
 }
+
+/** currentLink's address, or the page without an experiment when there is none (for "open the full explorer"). */
+export const currentHref = (plain = false): string => {
+  const link = currentLink(false, plain);
+  return link.ok ? link.url : pageBase();
+};
 
 /** Why "include the results hash" is unavailable now, or null. */
 export function hashUnavailable(s: AppState): string | null {
@@ -176,6 +189,6 @@ export function loadDefaults(): void {
 
 function showInAddress(): void {
   if (typeof history === 'undefined') return;
-  const s = get();
-  history.replaceState(history.state, '', `#${shareFragment(shareInputOf(s))}`);
+  const link = shareLink(shareInputOf(get()));
+  history.replaceState(history.state, '', link.ok ? `#${link.fragment}` : pageBase());
 }

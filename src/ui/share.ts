@@ -1,5 +1,5 @@
 import { LIMITS } from '../core/config/schema';
-import { encodeLink, type LinkState } from '../core/config/link-codec';
+import { encodeLink, encodeLinkChecked, type EncodedLink, type LinkState } from '../core/config/link-codec';
 import type { ScheduledChange } from '../core/run/changes';
 import { executorTag, resultsHash, type ResultsHash } from '../core/metrics/results-hash';
 import type { View } from '../core/config/view';
@@ -49,11 +49,19 @@ export function pageResultsHash(plan: Plan, live: Live, backend: BackendReport |
   return resultsHash(exp.algorithms.map((a) => a.id), curves, by);
 }
 
-/** The fragment (no '#') for the current page; with `hash` when given. */
-export function shareFragment(s: ShareInput, hash: ResultsHash | null = null): string {
+function linkState(s: ShareInput, hash: ResultsHash | null): LinkState {
   const { config, exact } = shareConfig(s);
   const made = s.live?.changes.some((c) => !c.scheduled) ?? false;
   const lesson = s.lesson && !made ? s.lesson : null;
-  const state: LinkState = { config, view: s.view, hash: exact ? hash : null, embed: s.embed, exact, classroom: s.classroom ?? false, hide: s.hide ?? [], lesson };
-  return encodeLink(state);
+  return { config, view: s.view, hash: exact ? hash : null, embed: s.embed, exact, classroom: s.classroom ?? false, hide: s.hide ?? [], lesson };
+}
+
+/** The fragment (no '#') for the current page; with `hash` when given. Unchecked: the page writes shareLink's. */
+export function shareFragment(s: ShareInput, hash: ResultsHash | null = null): string {
+  return encodeLink(linkState(s, hash));
+}
+
+/** The fragment for the current page when it fits in a link the page opens again; else why not. */
+export function shareLink(s: ShareInput, hash: ResultsHash | null = null): EncodedLink {
+  return encodeLinkChecked(linkState(s, hash));
 }

@@ -55,6 +55,8 @@ export interface AppState {
   embed: boolean;
   /** Why the link the page was opened with (or a file imported) was refused; the page kept its experiment. */
   linkError: string | null;
+  /** Why the current experiment has no link (too large for one), or null; the address then holds none. */
+  linkTooLarge: string | null;
   /** Checking a link's results hash against this page's run. */
   reproduce: Reproduce | null;
   /** Explorer or Claims (the header's tabs). */
@@ -141,6 +143,7 @@ function initialState(): AppState {
     helpOpen: false,
     embed: false,
     linkError: null,
+    linkTooLarge: null,
     reproduce: null,
     page: 'explorer',
     lesson: null,

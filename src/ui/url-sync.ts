@@ -1,6 +1,6 @@
-import { checkReproduced, openLink, shareInputOf } from './link-actions';
+import { checkReproduced, openLink, pageBase, shareInputOf } from './link-actions';
 import { followTour } from './lesson-actions';
-import { shareFragment } from './share';
+import { shareLink } from './share';
 import { isValid, useApp, type AppState } from './store';
 
 // The address bar follows the experiment: every committed change pushes one history entry,
@@ -15,27 +15,33 @@ let dragging = false;
 let sliding = false;
 let typing = false;
 let applying = false;
-let memo: { key: unknown[]; fragment: string } | null = null;
+let memo: { key: unknown[]; fragment: string; tooLarge: string | null } | null = null;
 
-function fragmentOf(s: AppState): string | null {
+/**
+ * The address for the experiment: '#' + its fragment, or the bare page when it is too large for
+ * a link (then `tooLarge` says so; the page never writes a link it would refuse to open).
+ */
+function addressOf(s: AppState): { fragment: string; tooLarge: string | null } | null {
   if (!isValid(s)) return null;
   const key = [s.draft, s.metric, s.xAxis, s.embed, s.live, s.live?.changes.length, s.lesson, s.classroom, s.hidden];
-  if (memo && memo.key.every((k, i) => k === key[i])) return memo.fragment;
-  const fragment = shareFragment(shareInputOf(s));
-  memo = { key, fragment };
-  return fragment;
+  if (memo && memo.key.every((k, i) => k === key[i])) return memo;
+  const link = shareLink(shareInputOf(s));
+  memo = link.ok ? { key, fragment: `#${link.fragment}`, tooLarge: null } : { key, fragment: pageBase(), tooLarge: link.message };
+  return memo;
 }
 
 function write(s: AppState): void {
   if (applying) return;
-  const fragment = fragmentOf(s);
-  if (fragment === null || fragment === lastWritten) return;
-  lastWritten = fragment;
+  const address = addressOf(s);
+  if (address === null) return;
+  if (s.linkTooLarge !== address.tooLarge) useApp.setState({ linkTooLarge: address.tooLarge });
+  if (address.fragment === lastWritten) return;
+  lastWritten = address.fragment;
   if (entryOpen) {
-    history.replaceState(null, '', `#${fragment}`);
+    history.replaceState(null, '', address.fragment);
     if (!dragging) entryOpen = false;
   } else {
-    history.pushState(null, '', `#${fragment}`);
+    history.pushState(null, '', address.fragment);
     entryOpen = dragging;
   }
 }
@@ -47,8 +53,8 @@ function apply(text: string, source: 'startup' | 'history'): void {
   } finally {
     applying = false;
   }
-  const fragment = fragmentOf(useApp.getState());
-  if (fragment !== null) lastWritten = fragment; // the entry already shows this experiment
+  const address = addressOf(useApp.getState());
+  if (address !== null) lastWritten = address.fragment; // the entry already shows this experiment
 }
 
 const isSlider = (t: EventTarget | null) => t instanceof HTMLInputElement && t.type === 'range';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_CONFIG } from './defaults';
 import { ConfigError, isRecord, issueToError, oneOf } from './fields';
 import { resolveConfig, type Experiment } from './resolve';
-import { compressText, decompressText } from './link-compress';
+import { compressText, decompressText, MAX_INFLATED_BYTES } from './link-compress';
 import { LiteralError, parseLiteral, printLiteral } from './link-literal';
 import { minimalConfig } from './link-minimal';
 import { DEFAULT_VIEW, HIDE_EXAMPLE, HIDE_ITEM, METRICS, X_AXES, type View } from './view';
@@ -18,6 +18,13 @@ import { LESSONS, lessonById } from '../lessons/lessons';
 export const LINK_VERSION = 1;
 /** A link longer than this is refused before it is read. */
 export const MAX_LINK_CHARS = 200_000;
+/**
+ * The longest fragment the page writes: the address it goes into (origin, path, '#') must stay
+ * within MAX_LINK_CHARS, so the page never writes a link it would refuse to open.
+ */
+export const MAX_FRAGMENT_CHARS = MAX_LINK_CHARS - 8192;
+/** What the page says instead of writing a link past the limits. */
+export const TOO_LARGE_FOR_LINK = 'too large for a link: use Export config';
 /** Readable pairs longer than this are deflated. */
 export const COMPRESS_OVER = 1500;
 /** Key/value pairs a link may hold. */
@@ -143,8 +150,31 @@ function flattenAlgorithms(list: unknown[], out: [string, string][]): void {
   });
 }
 
-/** The fragment (without '#') for a state: `v=1&…`, deflated into `z=` when long. */
+/** A fragment the page may write, or why it may not (it would be refused when opened). */
+export type EncodedLink = { ok: true; fragment: string } | { ok: false; message: string };
+
+/**
+ * encodeLink with the limits decoding checks: a fragment past MAX_FRAGMENT_CHARS, or a deflated
+ * one that inflates past MAX_INFLATED_BYTES, is not a link (a 65,536-entry table of random
+ * numbers needs about 311,000 characters even deflated: such an experiment travels as a file).
+ */
+export function encodeLinkChecked(state: LinkState): EncodedLink {
+  const { fragment, inflated, pairs } = encodeParts(state);
+  const chars = fragment.length;
+  if (pairs > MAX_PAIRS) return { ok: false, message: `This experiment is ${TOO_LARGE_FOR_LINK} (it needs ${pairs} settings; a link holds at most ${MAX_PAIRS})` };
+  if (chars > MAX_FRAGMENT_CHARS)
+    return { ok: false, message: `This experiment is ${TOO_LARGE_FOR_LINK} (it needs ${chars.toLocaleString('en-US')} characters; a link holds at most ${MAX_FRAGMENT_CHARS.toLocaleString('en-US')})` };
+  if (inflated > MAX_INFLATED_BYTES)
+    return { ok: false, message: `This experiment is ${TOO_LARGE_FOR_LINK} (its settings are ${inflated.toLocaleString('en-US')} characters before compression; a link holds at most ${MAX_INFLATED_BYTES.toLocaleString('en-US')})` };
+  return { ok: true, fragment };
+}
+
+/** The fragment (without '#') for a state: `v=1&…`, deflated into `z=` when long. Unchecked: see encodeLinkChecked. */
 export function encodeLink(state: LinkState): string {
+  return encodeParts(state).fragment;
+}
+
+function encodeParts(state: LinkState): { fragment: string; inflated: number; pairs: number } {
   const pairs: [string, string][] = [];
   if (state.lesson) pairs.push(['lesson', state.lesson]); // the lesson's config, by its id
   else {
@@ -163,8 +193,8 @@ export function encodeLink(state: LinkState): string {
   if (state.hash) pairs.push(['hash', state.hash.digest], ['by', state.hash.by], ['app', state.hash.app]);
   const body = pairs.map(([k, v]) => `${escape(k)}=${escape(v)}`).join('&');
   const head = `v=${LINK_VERSION}`;
-  if (body.length <= COMPRESS_OVER) return body ? `${head}&${body}` : head;
-  return `${head}&z=${compressText(body)}`;
+  if (body.length <= COMPRESS_OVER) return { fragment: body ? `${head}&${body}` : head, inflated: 0, pairs: pairs.length };
+  return { fragment: `${head}&z=${compressText(body)}`, inflated: new TextEncoder().encode(body).length, pairs: pairs.length };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,21 +6,29 @@ import './share.css';
 /** Copy a permalink (optionally with the results hash), export results, import a config or environment. */
 export function ShareBar() {
   const [withHash, setWithHash] = useState(false);
-  const [link, setLink] = useState<string | null>(null);
-  const [note, setNote] = useState<string | null>(null);
+  // The link copied last and the experiment it was made for: once the experiment changes, the
+  // link (and "Copied") no longer describe it, so they go.
+  const [copied, setCopied] = useState<{ link: string | null; note: string; draft: unknown } | null>(null);
   const noHash = useApp(hashUnavailable);
+  const draft = useApp((s) => s.draft);
+  const tooLarge = useApp((s) => s.linkTooLarge);
   const configInput = useRef<HTMLInputElement>(null);
   const envInput = useRef<HTMLInputElement>(null);
   const copy = async () => {
-    const url = currentLink(withHash && noHash === null);
-    setLink(url);
-    try {
-      await navigator.clipboard.writeText(url);
-      setNote('Copied to the clipboard.');
-    } catch {
-      setNote('The browser refused the clipboard: copy the link from the box.');
+    const made = currentLink(withHash && noHash === null);
+    if (!made.ok) {
+      setCopied({ link: null, note: `${made.message}.`, draft });
+      return;
     }
+    let note = 'Copied to the clipboard.';
+    try {
+      await navigator.clipboard.writeText(made.url);
+    } catch {
+      note = 'The browser refused the clipboard: copy the link from the box.';
+    }
+    setCopied({ link: made.url, note, draft });
   };
+  const shown = copied && copied.draft === draft ? copied : null;
   const pick = (input: HTMLInputElement | null, load: (f: File) => Promise<void>) => {
     const file = input?.files?.[0];
     if (file) void load(file);
@@ -46,10 +54,15 @@ export function ShareBar() {
         </button>
         <input ref={envInput} type="file" accept=".json,application/json" hidden data-testid="import-env" onChange={(e) => pick(e.currentTarget, importEnvFile)} />
       </div>
-      {link && (
+      {shown?.link && (
         <p className="share-link-row">
-          <input className="share-link" data-testid="share-link" readOnly value={link} aria-label="Link to this experiment" onFocus={(e) => e.currentTarget.select()} />
-          <span className="share-note" role="status">{note}</span>
+          <input className="share-link" data-testid="share-link" readOnly value={shown.link} aria-label="Link to this experiment" onFocus={(e) => e.currentTarget.select()} />
+          <span className="share-note" role="status" data-testid="share-note">{shown.note}</span>
+        </p>
+      )}
+      {(tooLarge || (shown && !shown.link)) && (
+        <p className="share-too-large" role="status" data-testid="link-too-large">
+          {tooLarge ? `${tooLarge}. The address shows the page without it.` : shown!.note}
         </p>
       )}
     </section>
