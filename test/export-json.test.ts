@@ -112,3 +112,36 @@ describe('resultsJson', () => {
     expect(r.algorithms[0].runs[0].J.slice(2)).toEqual([null, null]);
   });
 });
+
+describe('Import config reads the page’s own exported JSON (issue 15 item 5)', () => {
+  it('round trip: export the result JSON, import it, get the same experiment', async () => {
+    const { importConfig } = await import('../src/core/config/import-file');
+    const config = { ...CONFIG, executor: 'cpu', changes: [{ at: 1, path: 'optimizer.lr', value: 0.5 }] };
+    const { plan, live } = computed(config);
+    const text = resultsJson(plan, live, META);
+    expect(JSON.parse(text).backend).toBeNull(); // what made the import fail: a result's own fields are not config fields
+    const r = importConfig(text);
+    if (!r.ok) throw new Error(r.message);
+    expect(r.config).toEqual(config);
+    expect(r.exp).toEqual(planExperiment(config, 1).exp); // (plan.exp itself has the scheduled lr applied by the run)
+  });
+
+  it('a result without a config (the CLI prints none) is refused with what to import instead', async () => {
+    const { importConfig } = await import('../src/core/config/import-file');
+    const { plan, live } = computed();
+    const { config: _, ...bare } = JSON.parse(resultsJson(plan, live, META));
+    const r = importConfig(JSON.stringify(bare));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toMatch(/^config: this is a result file without the config/);
+  });
+
+  it('a bad field inside an exported result is named by its path in the file', async () => {
+    const { importConfig } = await import('../src/core/config/import-file');
+    const { plan, live } = computed();
+    const result = JSON.parse(resultsJson(plan, live, META));
+    result.config.iterations = -3;
+    const r = importConfig(JSON.stringify(result));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toMatch(/^config\.iterations: /);
+  });
+});

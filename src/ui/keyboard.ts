@@ -1,10 +1,21 @@
 import { pauseRun, resetRun, startRun, stepOnce, stepTurn, toggleHelp, tourBack, tourNext, useApp } from './store';
 
-/** True when the key goes to a field being typed in (shortcuts then stay out of the way). */
+/** Widgets whose arrow keys and letters are their own (a segmented control, the header's tabs, a menu). */
+const OWN_KEYS = '[role="radiogroup"], [role="tablist"], [role="listbox"], [role="menu"], [role="slider"], [role="spinbutton"]';
+
+/** True when `el` is a form control or a widget that takes keys itself. */
+function ownsKeys(el: Element | null): boolean {
+  if (!(el instanceof HTMLElement)) return false;
+  const tag = el.tagName;
+  return tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || el.isContentEditable || el.closest(OWN_KEYS) !== null;
+}
+
+/**
+ * True when the key belongs to a form control (shortcuts then never act): the event's target, or
+ * the focused element (a select keeps focus after its menu closes, and → must go on choosing in it).
+ */
 function typing(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  const tag = target.tagName;
-  return tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || target.isContentEditable;
+  return ownsKeys(target instanceof Element ? target : null) || ownsKeys(typeof document === 'undefined' ? null : document.activeElement);
 }
 
 /**

@@ -41,11 +41,25 @@ function resolved(config: Record<string, unknown>, prefix = ''): Imported {
   }
 }
 
-/** A config JSON file (the CLI's format, cli-contract.md). */
+/**
+ * A result file the page or the CLI exported: it carries `Jstar`, `executor` and the runs, and
+ * (the page's) the `config` that replays it.
+ */
+function isResultFile(v: Record<string, unknown>): boolean {
+  return 'Jstar' in v && 'executor' in v && Array.isArray(v.algorithms) && v.algorithms.some((a) => isRecord(a) && Array.isArray(a.runs));
+}
+
+/** A config JSON file (the CLI's format, cli-contract.md), or a result file the page exported (its `config` is read). */
 export function importConfig(text: string): Imported {
   const j = parseJson(text, 'config');
   if (!j.ok) return j;
   if (!isRecord(j.value)) return { ok: false, field: 'config', message: 'config: must be a JSON object like {"version": 1, "env": …, "algorithms": […]}' };
+  if (isResultFile(j.value)) {
+    const { config } = j.value;
+    if (!isRecord(config))
+      return { ok: false, field: 'config', message: 'config: this is a result file without the config that replays it (the CLI\'s results carry none); import the config file the run was made from' };
+    return resolved(config, 'config.');
+  }
   return resolved(j.value);
 }
 

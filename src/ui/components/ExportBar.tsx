@@ -1,4 +1,5 @@
-import { useApp } from '../store';
+import { isValid, useApp } from '../store';
+import { shareConfig } from '../share';
 import { resultsCsvChunks } from '../export/csv';
 import { resultsJson } from '../export/json';
 import { download, MIME, resultsFileName } from '../export/download';
@@ -22,6 +23,18 @@ function exportResults(kind: 'csv' | 'json'): void {
 }
 
 /**
+ * The experiment's config (the CLI's input, what Import config reads): the one the run started
+ * from with the changes made while it ran, or the draft before any run. Any size: the way to
+ * pass on an experiment too large for a link.
+ */
+function exportConfig(): void {
+  const s = useApp.getState();
+  if (!isValid(s)) return;
+  const { config } = shareConfig({ draft: s.draft, plan: s.plan, live: s.live, view: { metric: s.metric, x: s.xAxis }, embed: false });
+  download(resultsFileName(s.plan?.exp.envPreset ?? null, 'json').replace(/\.json$/, '-config.json'), JSON.stringify(config, null, 1) + '\n', MIME.json);
+}
+
+/**
  * Save the results: CSV in long format (algorithm, seed, iteration, metric, value) for a
  * spreadsheet, or the CLI's result JSON with the config and the results hash. A partial run
  * exports what has been computed (the JSON says `"complete": false`).
@@ -31,6 +44,7 @@ export function ExportBar() {
   const iteration = useApp((s) => s.iteration);
   const total = useApp((s) => s.total);
   const why = blocked(hasLive, iteration);
+  const valid = useApp(isValid);
   const partial = why === null && iteration < total ? ` (iterations 0–${iteration} of ${total} so far)` : '';
   const every = storageStride(total);
   const thinned =
@@ -46,6 +60,10 @@ export function ExportBar() {
       <button type="button" data-testid="export-json" disabled={why !== null} onClick={() => exportResults('json')}
         aria-label="Export the results as JSON" title={why ?? `The result JSON the CLI prints, with the config and the results hash${partial}`}>
         Export JSON
+      </button>
+      <button type="button" data-testid="export-config" disabled={!valid} onClick={exportConfig}
+        aria-label="Export the experiment's config as JSON" title={valid ? 'The config JSON of this experiment: Import config (or the CLI) runs it again. For experiments too large for a link.' : 'Fix the settings first'}>
+        Export config
       </button>
       {thinned && (
         <span className="export-note" data-testid="export-note">
