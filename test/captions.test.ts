@@ -126,7 +126,7 @@ describe('captions', () => {
     const exp = experiment({ iterations: T, algorithms: [{ id: 'grpo' }] });
     const up = rising(0.6, T, T); // +0.0125 per iteration up to the end
     const { lines } = run(exp, [[up, up, up, up]]);
-    expect(lines[0]).toBe('GRPO still improving at J ≈ 0.60 in 4/4 seeds; J* = 1.00.');
+    expect(lines[0]).toBe('GRPO (its 4 seeds are identical: one curve, as exact mode from a uniform start has no randomness) still improving at J ≈ 0.60 in 4/4 seeds; J* = 1.00.');
     expect(lines.join(' ')).not.toMatch(/stuck|stalled/);
   });
 
@@ -140,21 +140,22 @@ describe('captions', () => {
     const exp = experiment({ iterations: 200, algorithms: [{ id: 'grpo' }] }); // w = 20
     const curve = rising(0.3, 2, 200);
     const early = run(exp, [[curve, curve, curve, curve]], 15);
-    expect(early.lines[0]).toBe('So far (iteration 15 of 200): GRPO still improving at J ≈ 0.30 (a reward level of the table) in 4/4 seeds; J* = 1.00.');
+    expect(early.lines[0]).toBe('So far (iteration 15 of 200): GRPO (its 4 seeds are identical: one curve, as exact mode from a uniform start has no randomness) still improving at J ≈ 0.30 (a reward level of the table) in 4/4 seeds; J* = 1.00.');
     expect(early.lines[1]).toBe('Claim 2 (PPO with GRAE can decrease J): undecided — no drop of J so far, but 4/4 seeds of GRPO are still improving; run longer.');
     const { summaries, lines } = run(exp, [[curve, curve, curve, curve]], 40);
-    expect(lines[0]).toBe('So far (iteration 40 of 200): GRPO stuck at J ≈ 0.30 (a reward level of the table) in 4/4 seeds; J* = 1.00.');
+    expect(lines[0]).toBe('So far (iteration 40 of 200): GRPO (its 4 seeds are identical: one curve, as exact mode from a uniform start has no randomness) stuck at J ≈ 0.30 (a reward level of the table) in 4/4 seeds; J* = 1.00.');
     const parts = captionParts({ exp, Jstar: JSTAR }, summaries);
     expect(parts.prefix).toBe('So far (iteration 40 of 200):');
-    expect(parts.sentences[0]).toBe('GRPO stuck at J ≈ 0.30 (a reward level of the table) in 4/4 seeds; J* = 1.00.');
+    expect(parts.sentences[0]).toBe('GRPO (its 4 seeds are identical: one curve, as exact mode from a uniform start has no randomness) stuck at J ≈ 0.30 (a reward level of the table) in 4/4 seeds; J* = 1.00.');
     expect(parts.claims?.map((c) => c.verdict)).toEqual(['not testable', 'not observed', 'not testable', 'not testable', 'not testable']);
   });
 
+  // (the curves above are copies of one curve, as exact mode from a uniform start gives: the caption says so)
   it('finished runs carry no prefix', () => {
     const exp = experiment({ iterations: T, algorithms: [{ id: 'grpo' }] });
     const curve = flat(0.3);
     const { lines } = run(exp, [[curve, curve, curve, curve]]);
-    expect(lines[0]).toBe('GRPO stuck at J ≈ 0.30 (a reward level of the table) in 4/4 seeds; J* = 1.00.');
+    expect(lines[0]).toBe('GRPO (its 4 seeds are identical: one curve, as exact mode from a uniform start has no randomness) stuck at J ≈ 0.30 (a reward level of the table) in 4/4 seeds; J* = 1.00.');
   });
 
   it('the claims of reverse order with a forward twin, and critic-free methods that miss J*', () => {

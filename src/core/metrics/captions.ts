@@ -9,6 +9,7 @@ import { needsMonteCarlo, type Experiment } from '../config/resolve';
 import { returnRange } from '../env/returns';
 import { storedUpTo, type RunSeries } from '../run/series';
 import { divergedWhere, lastFinite, summarize, violationTolerance, type AlgorithmSummary } from './summary';
+import { seedsIdentical } from './identical';
 
 /** A seed is at the optimum when its J is within this of J* (the share-at-J* rule of §7). */
 export const AT_OPTIMUM = AT_JSTAR;
@@ -284,7 +285,10 @@ export function captionParts(input: CaptionInput, summaries: readonly LiveSummar
     if (g.diverged) parts.push(`diverged (${divergedWhere(s.divergedAt)}) in ${ofSeeds(g.diverged, n)}`);
     if (g.missing) parts.push(`has no J yet in ${ofSeeds(g.missing, n)}`);
     const tail = g.atOptimum < n ? `; J* = ${num(Jstar)}` : '';
-    return `${label(s)} ${parts.join('; ')}${tail}.`;
+    // every seed the same curve (exact mode from a uniform start): say so rather than count them as evidence
+    const why = exp.mode === 'exact' && exp.policy.initScale === 0 ? ', as exact mode from a uniform start has no randomness' : '';
+    const same = n > 1 && seedsIdentical(s.J, s.iteration) ? ` (its ${n} seeds are identical: one curve${why})` : '';
+    return `${label(s)}${same} ${parts.join('; ')}${tail}.`;
   }
 
   // 2. The paper's claims: the verdicts of the claims engine, one sentence each.

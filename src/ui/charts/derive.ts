@@ -1,4 +1,5 @@
 import type { MeanInterval } from '../../core/metrics/summary';
+import { seedsIdentical } from '../../core/metrics/identical';
 import { runsPerAlgorithm, type Live, type MetricName, type XAxis } from '../live';
 import type { Plan } from '../plan';
 import { chartDomain, drawnUpTo, effectiveAxis, finiteOrNull, jIsEstimate, liveFor, sampleIterations, xScale } from './axis';
@@ -59,6 +60,8 @@ export interface ReturnSeries {
   axis: XAxis;
   upTo: number;
   seeds: number;
+  /** Every algorithm's seeds gave the same curve (exact mode from a uniform start): one curve each, not a mean over seeds. */
+  identicalSeeds: boolean;
   Jstar: number;
   domain: [number, number];
   jIsEstimate: boolean;
@@ -135,10 +138,14 @@ export function returnSeries(plan: Plan | null, live: Live | null, axis: XAxis, 
       }
     return { ...base, points, markers };
   });
+  const n = runsPerAlgorithm(plan.exp);
+  const identicalSeeds =
+    l !== null && upTo >= 0 && seeds > 1 && plan.algorithms.every((_, a) => seedsIdentical(l.runs.slice(a * n, (a + 1) * n).map((r) => r.J), upTo, ks.length));
   return {
     axis: ax,
     upTo,
     seeds,
+    identicalSeeds,
     Jstar: plan.Jstar,
     domain: chartDomain(plan.rewardRange),
     jIsEstimate: jIsEstimate(plan.exp),

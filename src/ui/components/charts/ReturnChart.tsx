@@ -25,7 +25,9 @@ export const ReturnChart = memo(function ReturnChart({ height = HEIGHT }: { heig
   return (
     <figure className="card chart chart-return" data-testid="chart-return" data-lines={data.algorithms.length} data-upto={data.upTo} aria-label={summary}>
       <figcaption className="chart-head">
-        <h2>Mean return J{seeds > 1 ? ` over ${seeds} seeds` : ''}</h2>
+        <h2 data-testid="return-title" data-identical={data.identicalSeeds ? 'true' : 'false'}>
+          {data.identicalSeeds ? `Return J: one curve per algorithm (its ${seeds} seeds are identical)` : `Mean return J${seeds > 1 ? ` over ${seeds} seeds` : ''}`}
+        </h2>
         <ChartExport chart="return" />
         <p className="muted">
           Shaded: 95% t-interval over seeds. ▲ marks a monotonic-improvement violation (some seed's J dropped; hover for the count).
