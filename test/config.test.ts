@@ -66,6 +66,7 @@ describe('algorithm entries', () => {
     expect(e.algorithms[0]).toEqual({
       ...COMMON,
       id: 'grpo-batch',
+      preset: 'grpo', // the record remembers what it started from (its label and colour follow it)
       advantage: 'grae',
       normalization: 'batch',
       rule: 'ppu',

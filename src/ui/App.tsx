@@ -15,6 +15,7 @@ import { ClaimsView } from './components/ClaimsView';
 import { LessonBanner } from './components/LessonBanner';
 import { Tour } from './components/Tour';
 import { VerdictPanel } from './components/VerdictPanel';
+import { QuickSwitches } from './components/QuickSwitches';
 import { currentHref } from './link-actions';
 import { onShortcut } from './keyboard';
 import { useHidden } from './hide';
@@ -66,6 +67,7 @@ export function App() {
           <main className="main">
             <LessonBanner />
             <Transport />
+            <QuickSwitches />
             <ReproduceStatus />
             <ChartsPanel caption={hide.caption ? null : <Caption />} />
             {!hide.summary && <SummaryTable />}

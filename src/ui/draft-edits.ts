@@ -29,13 +29,15 @@ export function effectiveAlgorithm(entry: unknown): AlgorithmRecord {
   const rec: AlgorithmRecord = base ? presetRecord(base, id) : { ...ALGORITHM_DEFAULTS, id, rule: 'reinforce' };
   const out = rec as unknown as Record<string, unknown>;
   for (const k of [...Object.keys(ALGORITHM_DEFAULTS), 'rule']) if (e[k] !== undefined) out[k] = e[k];
+  if (typeof e.preset === 'string') rec.preset = e.preset;
+  if (typeof e.label === 'string' && e.label.trim() !== '') rec.label = e.label.trim();
   return rec;
 }
 
-/** Label of an algorithm entry: the preset's name for a preset id, else the id (as the plan labels it). */
+/** Label of an algorithm entry, as the plan labels its line: its name, or the preset's name with what was edited ("SeeUPO · forward"), or its id. */
 export function entryLabel(entry: unknown): string {
   const id = isRecord(entry) && typeof entry.id === 'string' ? entry.id : '';
-  return id ? algorithmLabel({ ...ALGORITHM_DEFAULTS, id, rule: 'reinforce' }) : '(no id)';
+  return id ? algorithmLabel(effectiveAlgorithm(entry)) : '(no id)';
 }
 
 /** One line: "GRPO · grae · group norm · ppu · token ratio · ε 0.2" (and "· lr 0.5" with a learning rate of its own). */

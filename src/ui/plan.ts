@@ -5,7 +5,7 @@ import { computeOptimum } from '../core/env/exact';
 import { buildTree } from '../core/env/tree';
 import { ENV_PRESETS } from '../core/env/presets';
 import { chooseExecutor, type ExecutorChoice } from '../core/run/choose';
-import { seriesColor } from './palette';
+import { algorithmColor } from './palette';
 
 export interface AlgorithmLine {
   id: string;
@@ -39,7 +39,7 @@ export function planExperiment(config: unknown = DEFAULT_CONFIG, threads: number
     config,
     exp,
     choice: chooseExecutor(exp),
-    algorithms: exp.algorithms.map((a, i) => ({ id: a.id, label: algorithmLabel(a), color: seriesColor(i) })),
+    algorithms: exp.algorithms.map((a, i) => ({ id: a.id, label: algorithmLabel(a), color: algorithmColor(a) })),
     Jstar: computeOptimum(exp.env, buildTree(exp.env)).Jstar,
     rewardRange: [lo, hi],
     threads: Math.max(1, Math.min(threads, exp.algorithms.length * exp.seedIndices.length)),

@@ -312,6 +312,10 @@ function applyDraft(draft: Draft, path: string | null): void {
     return;
   }
   const plan = checked.plan;
+  if (path !== null && /^algorithms\[\d+\]\.label$/.test(path)) {
+    set({ draft, plan, fieldErrors: {}, configError: null }); // a line's name: the runs go on
+    return;
+  }
   const active = session !== null && (before.status === 'running' || before.status === 'paused') && !session.finished;
   if (active && path !== null && isHotPath(path) && before.plan) {
     const oldValue = valueOf(before.plan, path, [], Infinity);

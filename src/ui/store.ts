@@ -73,6 +73,10 @@ export interface AppState {
   classroom: boolean;
   /** Controls and parts of the page the link hides (hide=…). */
   hidden: readonly string[];
+  /** Algorithm ids whose lines the legend has hidden (every chart leaves them out). */
+  hiddenLines: readonly string[];
+  /** The algorithm whose legend entry the pointer is on: its lines stand out, the others fade. */
+  hoverLine: string | null;
 }
 
 export interface Reproduce {
@@ -152,6 +156,8 @@ function initialState(): AppState {
     lastCommand: null,
     classroom: false,
     hidden: [],
+    hiddenLines: [],
+    hoverLine: null,
     error: checked.plan ? null : `The default experiment is invalid: ${checked.configError ?? JSON.stringify(checked.fieldErrors)}`,
   };
 }
@@ -160,4 +166,10 @@ useApp.setState(initialState(), true);
 
 export * from './session-actions';
 export * from './link-actions';
+
+/** Hide or show an algorithm's lines (a legend click). */
+export const toggleLine = (id: string) =>
+  useApp.setState((s) => ({ hiddenLines: s.hiddenLines.includes(id) ? s.hiddenLines.filter((x) => x !== id) : [...s.hiddenLines, id] }));
+/** Make an algorithm's lines stand out (null: none). */
+export const setHoverLine = (id: string | null) => useApp.setState({ hoverLine: id });
 export * from './lesson-actions';

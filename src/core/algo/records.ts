@@ -18,6 +18,10 @@ export interface AlgorithmRecord {
   gaeLambda: number; // gae only
   criticLr: number | null; // gae only; null = the policy's learning rate
   lr: number | null; // this algorithm's learning rate; null = the experiment's optimizer.lr
+  /** The named algorithm an entry with an id of its own starts from (its `preset`); absent otherwise. */
+  preset?: string;
+  /** The name the user gave it (shown instead of the derived label); absent when none. */
+  label?: string;
 }
 
 export const ALGORITHM_DEFAULTS: Omit<AlgorithmRecord, 'id' | 'rule'> = {
@@ -89,8 +93,57 @@ export function fieldsRead(rec: Pick<AlgorithmRecord, 'rule' | 'advantage'>): Se
   return used;
 }
 
+/** The named algorithm a record starts from: its `preset`, or its id when that names one; null for a rule-defined algorithm. */
+export function presetOf(rec: Pick<AlgorithmRecord, 'id' | 'preset'>): string | null {
+  if (rec.preset !== undefined && Object.hasOwn(ALGORITHM_PRESETS, rec.preset)) return rec.preset;
+  return Object.hasOwn(ALGORITHM_PRESETS, rec.id) ? rec.id : null;
+}
+
+/** The copy number of an id made by adding a preset again ("grpo-2" → 2), else null. */
+export function copyNumber(rec: Pick<AlgorithmRecord, 'id' | 'preset'>): number | null {
+  const p = presetOf(rec);
+  const m = p && rec.id !== p ? /^(.*)-(\d{1,3})$/.exec(rec.id) : null;
+  return m && m[1] === p ? Number(m[2]) : null;
+}
+
+/** How a changed field reads in a label: "batch norm", "forward", "lr 0.3". */
+const CHANGE_TEXT: Partial<Record<keyof AlgorithmRecord, (v: never) => string>> = {
+  advantage: (v: string) => v,
+  normalization: (v: string) => (v === 'none' ? 'no norm' : `${v} norm`),
+  rule: (v: string) => v,
+  ratio: (v: string) => `${v} ratio`,
+  order: (v: string) => v,
+  turnRatio: (v: string) => v,
+  mCorrection: (v: boolean) => (v ? 'M correction' : 'no M correction'),
+  mClip: (v: number | null) => (v === null ? 'no M clip' : `M clip ${v}`),
+  clip: (v: number) => `ε ${v}`,
+  epochs: (v: number) => `${v} epoch${v === 1 ? '' : 's'}`,
+  minibatches: (v: number) => `${v} minibatch${v === 1 ? '' : 'es'}`,
+  gaeLambda: (v: number) => `λ ${v}`,
+  criticLr: (v: number | null) => (v === null ? 'critic lr = lr' : `critic lr ${v}`),
+  lr: (v: number | null) => (v === null ? 'experiment lr' : `lr ${v}`),
+};
+
+/**
+ * What the line of an algorithm is called: the name the user gave it; else, for a named
+ * algorithm, its name, the copy number ("GRPO #2") and what was edited away from it
+ * ("SeeUPO · forward", "GRPO · batch norm"); else its id.
+ */
 export function algorithmLabel(rec: AlgorithmRecord): string {
-  return Object.hasOwn(ALGORITHM_PRESETS, rec.id) ? ALGORITHM_PRESETS[rec.id].label : rec.id;
+  if (rec.label) return rec.label;
+  const p = presetOf(rec);
+  const copy = copyNumber(rec);
+  if (!p || (rec.id !== p && copy === null)) return rec.id;
+  const base = presetRecord(p, rec.id);
+  const read = fieldsRead(rec);
+  const changes: string[] = [];
+  for (const k of Object.keys(CHANGE_TEXT) as (keyof AlgorithmRecord)[]) {
+    if (k !== 'rule' && k !== 'advantage' && !read.has(k)) continue;
+    if (rec[k] === base[k]) continue;
+    changes.push((CHANGE_TEXT[k] as (v: unknown) => string)(rec[k]));
+  }
+  const name = ALGORITHM_PRESETS[p]!.label + (copy !== null ? ` #${copy}` : '');
+  return [name, ...changes].join(' · ');
 }
 
 /** The learning rate a run of this algorithm uses: its own, else the experiment's optimizer.lr. */

@@ -153,10 +153,11 @@ function resolveAlgorithm(raw: unknown, i: number, warnings: string[]): Algorith
   const base = e.preset ?? (Object.hasOwn(ALGORITHM_PRESETS, e.id) ? e.id : undefined);
   if (!base && !e.rule) fail(`${path}.rule`, `must be one of "reinforce", "ppu", "sequential" (or give "preset", or an id that names a preset)`);
   const rec: AlgorithmRecord = base ? presetRecord(base, e.id) : { ...ALGORITHM_DEFAULTS, id: e.id, rule: e.rule! };
+  if (e.preset !== undefined) rec.preset = e.preset;
   const given = Object.keys(e).filter((k) => k !== 'id' && k !== 'preset') as (keyof AlgorithmRecord)[];
   for (const k of given) (rec as unknown as Record<string, unknown>)[k] = e[k as keyof typeof e];
   const read = fieldsRead(rec);
-  const ignored = given.filter((k) => k !== 'rule' && !read.has(k));
+  const ignored = given.filter((k) => k !== 'rule' && k !== 'label' && !read.has(k));
   if (ignored.length) warnings.push(`${path} (${rec.id}): ${ignored.join(', ')} ignored by the ${rec.rule} rule with ${rec.advantage} advantages`);
   if (rec.advantage === 'gae' && rec.rule === 'sequential')
     fail(`${path}.advantage`, 'gae gives per-token advantages; the sequential rule needs one advantage per rollout (grae or rloo)');

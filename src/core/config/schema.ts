@@ -39,6 +39,8 @@ export const LIMITS = {
   hiddenLayers: 4,
   hiddenWidth: { min: 1, max: 1024, int: true },
   algorithms: 16,
+  /** An algorithm's `label`. */
+  labelChars: 40,
   clip: { min: 0, max: 10, openMin: true },
   epochs: { min: 1, max: 64, int: true },
   minibatches: { min: 1, max: 4096, int: true },
@@ -180,6 +182,17 @@ export const algorithmEntrySchema = z.strictObject({
   criticLr: numOrNull(LIMITS.criticLr).optional(),
   /** This algorithm's learning rate, in place of optimizer.lr (null: optimizer.lr). */
   lr: numOrNull(LIMITS.lr).optional(),
+  /** A name for its line (legend, captions, verdicts) instead of the derived one. */
+  label: z
+    .unknown()
+    .transform((v, ctx): string => {
+      if (typeof v !== 'string' || v.trim() === '' || v.length > LIMITS.labelChars || /[\u0000-\u001f\u007f]/.test(v)) {
+        ctx.addIssue({ code: 'custom', message: `must be a name of 1–${LIMITS.labelChars} characters without control characters, got ${show(v)}` });
+        return z.NEVER;
+      }
+      return v.trim();
+    })
+    .optional(),
 });
 
 /** A learning-rate or clip change before iteration `at` (resolve.ts checks `at` and `value` against the rest). */

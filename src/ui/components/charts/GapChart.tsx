@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { AXIS_TITLES, GAP_FLOOR, effectiveAxis, gapSeries, logTicks, type GapPoint } from '../../charts/derive';
 import { useApp } from '../../store';
 import { ChartExport } from './ChartExport';
-import { AlgorithmLegend, fmtX, idClass, seriesTip, useDerived, SLOTS } from './common';
+import { AlgorithmLegend, fmtX, idClass, seriesTip, useDerived, useVisible, SLOTS } from './common';
 import { Lines, Plot } from './Plot';
 import { xExtent } from './plot-geometry';
 
@@ -18,6 +18,8 @@ export const GapChart = memo(function GapChart() {
     const series = gapSeries(p, l, x).map((a) => ({ ...a, className: idClass(a.id) }));
     return { series, ticks: logTicks(series.flatMap((a) => a.points.map((q) => q.gap)), GAP_FLOOR) };
   }, [], SLOTS.gap);
+  const visible = useVisible(series);
+  const hover = useApp((s) => s.hoverLine);
   if (!plan || series.length === 0) return null;
   const axis = effectiveAxis(plan.exp, xAxis);
   const xTitle = AXIS_TITLES[axis];
@@ -31,8 +33,8 @@ export const GapChart = memo(function GapChart() {
         <ChartExport chart="gap" />
         <p className="muted">Log scale; a gap below {GAP_FLOOR.toExponential(0)} (or a mean above J*) is drawn at {GAP_FLOOR.toExponential(0)}.</p>
       </figcaption>
-      <Plot height={HEIGHT} x={x} y={y} tip={seriesTip(series, gap, axis)}>
-        {(f) => <Lines f={f} series={series} value={gap} />}
+      <Plot height={HEIGHT} x={x} y={y} tip={seriesTip(visible, gap, axis)}>
+        {(f) => <Lines f={f} series={visible} value={gap} hover={hover} />}
       </Plot>
       <AlgorithmLegend algorithms={series} />
     </figure>

@@ -3,7 +3,7 @@ import { AXIS_TITLES, effectiveAxis, METRIC_LABELS, metricSeries, type MetricPoi
 import { METRICS, type MetricName } from '../../live';
 import { setMetric, useApp } from '../../store';
 import { ChartExport } from './ChartExport';
-import { AlgorithmLegend, fmt3, fmtX, idClass, seriesTip, useDerived, SLOTS } from './common';
+import { AlgorithmLegend, fmt3, fmtX, idClass, seriesTip, useDerived, useVisible, SLOTS } from './common';
 import { Lines, Plot } from './Plot';
 import { niceTicks, xExtent, zeroBasedDomain } from './plot-geometry';
 
@@ -30,6 +30,8 @@ export const MetricChart = memo(function MetricChart() {
   const xAxis = useApp((s) => s.xAxis);
   const metric = useApp((s) => s.metric);
   const series = useDerived((p, l, x) => metricSeries(p, l, metric, x).map((a) => ({ ...a, className: idClass(a.id) })), [metric], SLOTS.metric);
+  const visible = useVisible(series);
+  const hover = useApp((s) => s.hoverLine);
   if (!plan) return null;
   const axis = effectiveAxis(plan.exp, xAxis);
   const xTitle = AXIS_TITLES[axis];
@@ -54,8 +56,8 @@ export const MetricChart = memo(function MetricChart() {
         <ChartExport chart="metric" />
         <p className="muted">{NOTES[metric]}</p>
       </figcaption>
-      <Plot height={HEIGHT} x={x} y={{ ...y, format: fmt3, width: 64 }} tip={seriesTip(series, value, axis)}>
-        {(f) => <Lines f={f} series={series} value={value} />}
+      <Plot height={HEIGHT} x={x} y={{ ...y, format: fmt3, width: 64 }} tip={seriesTip(visible, value, axis)}>
+        {(f) => <Lines f={f} series={visible} value={value} hover={hover} />}
       </Plot>
       <AlgorithmLegend algorithms={series} />
     </figure>

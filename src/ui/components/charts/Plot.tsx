@@ -162,11 +162,12 @@ export interface LineSeries<P> {
 }
 
 /** One path per series (a gap where the value is null). */
-export function Lines<P extends { x: number }>({ f, series, value }: { f: Frame; series: readonly LineSeries<P>[]; value: (p: P) => number | null }) {
+/** The lines of a chart; `hover`: the id whose line stands out while the others fade (null: none). */
+export function Lines<P extends { x: number }>({ f, series, value, hover = null }: { f: Frame; series: readonly LineSeries<P>[]; value: (p: P) => number | null; hover?: string | null }) {
   return (
     <g className="plot-lines">
       {series.map((s) => (
-        <g key={s.id} className={`plot-line ${s.className}`} data-algorithm={s.id}>
+        <g key={s.id} className={`plot-line ${s.className}${hover === null ? '' : hover === s.id ? ' hot' : ' dim'}`} data-algorithm={s.id}>
           <path className="plot-line-curve" d={linePath(s.points, value, f.x, f.y)} stroke={s.color} strokeWidth={2}
             fill="none" strokeLinejoin="round" />
         </g>

@@ -2,7 +2,8 @@ import { memo, useMemo } from 'react';
 import { AXIS_TITLES, returnSeries, type SeriesPoint } from '../../charts/derive';
 import { Bands, Markers } from './ReturnLayers';
 import { ChartExport } from './ChartExport';
-import { AlgorithmLegend, fmt3, fmtX, fmtY, idClass, seriesTip, useDerived } from './common';
+import { AlgorithmLegend, fmt3, fmtX, fmtY, idClass, seriesTip, useDerived, useVisible } from './common';
+import { useApp } from '../../store';
 import { HLine, Lines, Plot, VLine } from './Plot';
 import { niceTicks, xExtent } from './plot-geometry';
 
@@ -11,7 +12,9 @@ const mean = (p: SeriesPoint) => p.mean;
 
 export const ReturnChart = memo(function ReturnChart({ height = HEIGHT }: { height?: number }) {
   const data = useDerived(returnSeries);
-  const series = useMemo(() => data?.algorithms.map((a) => ({ ...a, className: idClass(a.id) })) ?? [], [data]);
+  const all = useMemo(() => data?.algorithms.map((a) => ({ ...a, className: idClass(a.id) })) ?? [], [data]);
+  const series = useVisible(all);
+  const hover = useApp((s) => s.hoverLine);
   if (!data) return null;
   const seeds = data.seeds;
   const dropSeeds = data.algorithms.reduce((s, a) => s + a.markers.length, 0);
@@ -37,9 +40,9 @@ export const ReturnChart = memo(function ReturnChart({ height = HEIGHT }: { heig
       <Plot height={height} x={x} y={y} tip={seriesTip(series, mean, data.axis)}>
         {(f) => (
           <>
-            <Bands f={f} algorithms={data.algorithms} />
-            <Lines f={f} series={series} value={mean} />
-            <Markers f={f} algorithms={data.algorithms} seeds={seeds} />
+            <Bands f={f} algorithms={series} />
+            <Lines f={f} series={series} value={mean} hover={hover} />
+            <Markers f={f} algorithms={series} seeds={seeds} />
             <HLine f={f} y={data.Jstar} className="jstar" label="J*" dash="6 4" />
             {data.changes.map((c) => (
               <VLine key={`change-${c.iteration}-${c.x}`} f={f} x={c.x} className="hot-change" label={c.label || undefined} title={c.title} />

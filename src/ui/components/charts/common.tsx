@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
-import { useApp } from '../../store';
+import { setHoverLine, toggleLine, useApp } from '../../store';
 import type { Live, XAxis } from '../../live';
 import type { Plan } from '../../plan';
 import type { Tip } from './Plot';
@@ -137,16 +137,33 @@ export function seriesTip<P extends TipPoint>(
   };
 }
 
-/** An HTML legend (readable in both themes): one swatch per algorithm. */
+/** The series the legend has not hidden. */
+export function useVisible<T extends { id: string }>(series: readonly T[]): T[] {
+  const hidden = useApp((s) => s.hiddenLines);
+  return useMemo(() => (hidden.length ? series.filter((s) => !hidden.includes(s.id)) : [...series]), [series, hidden]);
+}
+
+/**
+ * An HTML legend (readable in both themes): one entry per algorithm; a click hides or shows its
+ * lines in every chart, the pointer (or focus) on it makes them stand out.
+ */
 export function AlgorithmLegend({ algorithms }: { algorithms: { id: string; label: string; color: string }[] }) {
+  const hidden = useApp((s) => s.hiddenLines);
   return (
     <ul className="chart-legend">
-      {algorithms.map((a) => (
-        <li key={a.id} data-algorithm={a.id}>
-          <span className="swatch" style={{ background: a.color }} />
-          {a.label}
-        </li>
-      ))}
+      {algorithms.map((a) => {
+        const shown = !hidden.includes(a.id);
+        return (
+          <li key={a.id} data-algorithm={a.id}>
+            <button type="button" className={`legend-entry${shown ? '' : ' off'}`} aria-pressed={shown} data-testid={`legend-${a.id}`}
+              title={shown ? `Hide ${a.label}` : `Show ${a.label}`} onClick={() => toggleLine(a.id)}
+              onMouseEnter={() => setHoverLine(a.id)} onMouseLeave={() => setHoverLine(null)} onFocus={() => setHoverLine(a.id)} onBlur={() => setHoverLine(null)}>
+              <span className="swatch" style={{ background: a.color }} />
+              {a.label}
+            </button>
+          </li>
+        );
+      })}
     </ul>
   );
 }

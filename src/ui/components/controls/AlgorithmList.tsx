@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { replaceDraft, isValid, useApp } from '../../store';
-import { seriesColor } from '../../palette';
-import { ALGORITHM_PRESETS } from '../../../core/algo/records';
+import { replaceDraft, isValid, setDraftValue, useApp } from '../../store';
+import { algorithmColor } from '../../palette';
+import { ALGORITHM_PRESETS, algorithmLabel } from '../../../core/algo/records';
 import { addAlgorithm, algorithmsOf, algorithmSummary, effectiveAlgorithm, entryLabel, getPath, removeAlgorithm } from '../../draft';
 import { ALGORITHM_PRESET_IDS, algorithmControls, isFieldRelevant } from '../../controls/registry';
 import { Field } from './Field';
@@ -54,6 +54,14 @@ function AlgorithmCard({ index, entry, color, count }: { index: number; entry: u
           ×
         </button>
       </div>
+      <label className="algo-name">
+        <span className="ctl-label">Name</span>{' '}
+        <input type="text" data-testid={`label-${id}`} maxLength={40} placeholder={algorithmLabel({ ...rec, label: undefined })}
+          defaultValue={typeof rec.label === 'string' ? rec.label : ''} aria-label={`Name of ${label}'s line`}
+          title="The name of this line in the legend, captions and verdicts (empty: the derived name). Does not restart the run."
+          onChange={(e) => setDraftValue(`${prefix}.label`, e.currentTarget.value.trim() === '' ? undefined : e.currentTarget.value)} />
+      </label>
+      <Message path={`${prefix}.label`} />
       <Message path={prefix} />
       {error && <p className="field-error" role="alert">{error}</p>}
       {expanded && (
@@ -115,7 +123,7 @@ export function AlgorithmList() {
           const id = effectiveAlgorithm(entry).id;
           const n = (seen.get(id) ?? 0) + 1;
           seen.set(id, n);
-          const color = valid && plan?.algorithms[i]?.id === id ? plan.algorithms[i]!.color : seriesColor(i);
+          const color = valid && plan?.algorithms[i]?.id === id ? plan.algorithms[i]!.color : algorithmColor(effectiveAlgorithm(entry));
           return <AlgorithmCard key={n > 1 ? `${id}#${n}` : id} index={i} entry={entry} color={color} count={list.length} />;
         })}
       </ul>
