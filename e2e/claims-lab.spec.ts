@@ -31,7 +31,7 @@ async function waitDone(page: Page, timeout = 90_000): Promise<void> {
 
 test('the Claims view: five cards, each with its texts, live verdict and lessons', async ({ page }) => {
   const problems = watchProblems(page);
-  await page.goto('/');
+  await page.goto('/#v=1');
   await openClaims(page);
   for (let n = 1; n <= 5; n++) {
     const card = page.getByTestId(`claim-card-${n}`);
@@ -55,7 +55,7 @@ test('the Claims view: five cards, each with its texts, live verdict and lessons
 
 test('a lesson clicked in the Claims view loads, runs, and gives the verdict it declares', async ({ page }) => {
   const problems = watchProblems(page);
-  await page.goto('/');
+  await page.goto('/#v=1');
   await openClaims(page);
   const button = await pickLesson(page, ['reverse-escapes-the-exit', 'short-lock-everyone-gets-there', 'reverse-order-turn-by-turn']);
   const id = (await button.getAttribute('data-testid'))!.replace(/^lesson-/, '');
@@ -117,7 +117,7 @@ test('a lesson clicked in the Claims view loads, runs, and gives the verdict it 
 
 test('lessons by permalink: a known id opens it, an unknown one is refused naming lesson', async ({ page }) => {
   const problems = watchProblems(page);
-  await page.goto('/');
+  await page.goto('/#v=1');
   await openClaims(page);
   const button = await pickLesson(page, ['short-lock-order-does-not-matter', 'reverse-order-turn-by-turn']);
   const id = (await button.getAttribute('data-testid'))!.replace(/^lesson-/, '');
@@ -142,7 +142,7 @@ test('lessons by permalink: a known id opens it, an unknown one is refused namin
 test('a guided tour, walked from start to end, pressing the actions it asks for', async ({ page }) => {
   const problems = watchProblems(page);
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  await page.goto('/');
+  await page.goto('/#v=1');
   await openClaims(page);
   const button = await pickLesson(page, ['reverse-order-turn-by-turn', 'reverse-escapes-the-exit']);
   await button.click();
@@ -191,7 +191,7 @@ test('a guided tour, walked from start to end, pressing the actions it asks for'
 
 test('the classroom layout: large type, transport, return chart and verdicts; hide=… hides controls', async ({ page }) => {
   const problems = watchProblems(page);
-  await page.goto('/');
+  await page.goto('/#v=1');
   await openClaims(page);
   const button = await pickLesson(page, ['reverse-escapes-the-exit', 'short-lock-order-does-not-matter']);
   const id = (await button.getAttribute('data-testid'))!.replace(/^lesson-/, '');

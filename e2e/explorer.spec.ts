@@ -11,7 +11,7 @@ const status = (page: Page, s: string) => expect(progress(page)).toHaveAttribute
 
 test('the default comparison: one line per algorithm, a row per algorithm, captions and explanations', async ({ page }) => {
   const problems = watchProblems(page);
-  await page.goto('/');
+  await page.goto('/#v=1');
   await expect(page.getByTestId('explain')).toBeVisible();
   await runToEnd(page, 200);
   const chart = page.getByTestId('chart-return');
@@ -33,7 +33,7 @@ test('the default comparison: one line per algorithm, a row per algorithm, capti
 
 test('Step advances exactly one iteration; Step one turn one turn, in reverse order for SeeUPO', async ({ page }) => {
   const problems = watchProblems(page);
-  await page.goto('/');
+  await page.goto('/#v=1');
   await page.getByTestId('step').click();
   await at(page, 1);
   await status(page, 'paused');
@@ -66,7 +66,7 @@ test('Step advances exactly one iteration; Step one turn one turn, in reverse or
 
 test('Pause takes effect at once, the page stays interactive during a run, and a hot change does not restart', async ({ page }) => {
   const problems = watchProblems(page);
-  await page.goto('/');
+  await page.goto('/#v=1');
   await page.getByTestId('speed').fill('2'); // 5 iterations per second: the run lasts 40 s
   await page.getByTestId('run').click();
   await status(page, 'running');
@@ -102,7 +102,7 @@ test('Pause takes effect at once, the page stays interactive during a run, and a
 
 test('keyboard: Space runs and pauses, → steps, Shift+→ steps a turn, R resets, ? opens help', async ({ page }) => {
   const problems = watchProblems(page);
-  await page.goto('/');
+  await page.goto('/#v=1');
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('ArrowRight');
   await at(page, 1);
@@ -123,7 +123,7 @@ test('keyboard: Space runs and pauses, → steps, Shift+→ steps a turn, R rese
 
 test('dark mode follows the system and can be toggled', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.goto('/');
+  await page.goto('/#v=1');
   const bg = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--bg').trim());
   expect(await bg()).toBe('#15171b');
   await page.getByTestId('theme-toggle').click(); // system → light
@@ -135,7 +135,7 @@ test('dark mode follows the system and can be toggled', async ({ page }) => {
 });
 
 test('switching GRPO from group to batch normalization changes its row', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/#v=1');
   // on `lock` (one prompt, B = 1) the batch is one group, so group and batch normalization
   // coincide; two prompts make them differ
   await page.getByTestId('field-env.preset').selectOption('two-prompts');
@@ -151,7 +151,7 @@ test('switching GRPO from group to batch normalization changes its row', async (
 
 test('bad values show their message beside the field and never start a run', async ({ page }) => {
   const problems = watchProblems(page);
-  await page.goto('/');
+  await page.goto('/#v=1');
   await page.getByTestId('field-seeds').fill('abc');
   await expect(page.getByTestId('error-seeds')).toContainText('seeds: must be an integer from 1 to 1024');
   await expect(page.getByTestId('run')).toBeDisabled();

@@ -17,7 +17,7 @@ test('the default experiment runs in Web Workers, streams the chart, and fills t
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
 
-  await page.goto('/');
+  await page.goto('/#v=1');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('SeeUPO explorer');
   const progress = page.getByTestId('progress');
   await expect(progress).toHaveAttribute('aria-valuenow', '0');

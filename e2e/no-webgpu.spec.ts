@@ -7,7 +7,7 @@ const NO_ADAPTER = 'WebGPU unavailable: no adapter (start Chromium with --enable
 
 test('without a WebGPU adapter the tensor executor falls back and the badge says why', async ({ page }) => {
   const problems = watchProblems(page);
-  await page.goto('/');
+  await page.goto('/#v=1');
   const badge = page.getByTestId('backend-badge');
   const why = page.getByTestId('backend-why');
 

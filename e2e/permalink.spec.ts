@@ -24,7 +24,7 @@ function cliHash(link: string): { digest: string; by: string; stderr: string } {
 
 test('Copy link with the results hash → a fresh context reruns it: same curves, "reproduced ✓", and the CLI prints the same hash', async ({ page, browser }) => {
   const problems = watchProblems(page);
-  await page.goto('/');
+  await page.goto('/#v=1');
   await page.getByTestId('field-env.preset').selectOption('two-prompts');
   await configure(page, { iterations: 40, seeds: 4 });
   await runToEnd(page, 40);
@@ -50,7 +50,7 @@ test('Copy link with the results hash → a fresh context reruns it: same curves
 });
 
 test('a learning-rate change made while the run went is in the link and replays exactly', async ({ page, browser }) => {
-  await page.goto('/');
+  await page.goto('/#v=1');
   await configure(page, { iterations: 60, seeds: 3 });
   await page.getByTestId('speed').fill('2'); // 5 it/s: time to change lr mid-run
   await page.getByTestId('run').click();
@@ -74,7 +74,7 @@ test('a learning-rate change made while the run went is in the link and replays 
 });
 
 test('the address follows the experiment: one entry per committed change, Back and Forward restore it', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/#v=1');
   const length = () => page.evaluate(() => history.length);
   const start = await length();
   const iterations = page.getByTestId('field-iterations');
@@ -129,7 +129,7 @@ test('embed=1 shows the charts and a minimal transport, with a link to the full 
 
 test('importing a config or environment file: valid files load, bad ones are refused by field', async ({ page }) => {
   const problems = watchProblems(page);
-  await page.goto('/');
+  await page.goto('/#v=1');
   const file = (name: string, value: unknown) => ({ name, mimeType: 'application/json', buffer: Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)) });
   await page.getByTestId('import-config').setInputFiles(file('c.json', { version: 1, env: { preset: 'lock' }, iterations: 30, algorithms: [{ id: 'seeupo' }, { id: 'grpo', clip: 0.25 }] }));
   await expect(page.getByTestId('field-iterations')).toHaveValue('30');

@@ -8,7 +8,7 @@ const TOLERANCE = 2e-3;
 
 test('exact tabular runs on the tensor executor (webgpu, then webgl) match the CPU executor', async ({ page }) => {
   const problems = watchProblems(page);
-  await page.goto('/');
+  await page.goto('/#v=1');
   await configure(page, { mode: 'exact', seeds: 2, iterations: ITERATIONS });
   const badge = page.getByTestId('backend-badge');
   await expect(badge).toHaveAttribute('data-executor', 'cpu');
@@ -44,7 +44,7 @@ test('exact tabular runs on the tensor executor (webgpu, then webgl) match the C
 
 test('an MLP policy on auto prefers wasm over the software WebGPU adapter and says why', async ({ page }) => {
   const problems = watchProblems(page);
-  await page.goto('/');
+  await page.goto('/#v=1');
   await configure(page, { policy: 'mlp', mode: 'exact', seeds: 2, iterations: 20 });
   const badge = page.getByTestId('backend-badge');
   await expect(badge).toHaveAttribute('data-executor', 'tensor');
@@ -63,7 +63,7 @@ test('an MLP policy on auto prefers wasm over the software WebGPU adapter and sa
 
 test('a bad value is refused beside its control and never starts a run', async ({ page }) => {
   const problems = watchProblems(page);
-  await page.goto('/');
+  await page.goto('/#v=1');
   const run = page.getByTestId('run');
   await page.getByTestId('field-iterations').fill('0');
   await expect(page.getByTestId('error-iterations')).toHaveText('iterations: must be an integer from 1 to 100000, got 0');
@@ -96,7 +96,7 @@ test('a bad value is refused beside its control and never starts a run', async (
 
 test('Pause stops a running tensor-executor run at once; Reset ends its worker', async ({ page }) => {
   const problems = watchProblems(page);
-  await page.goto('/');
+  await page.goto('/#v=1');
   await configure(page, { mode: 'exact', seeds: 2, iterations: 500, backend: 'webgl' });
   await page.getByTestId('run').click();
   const progress = page.getByTestId('progress');

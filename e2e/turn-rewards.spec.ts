@@ -16,7 +16,7 @@ const turnRewardsOf = (page: Page) => (addressConfig(page).env as { turnRewards?
 
 test('per-turn rewards: turned on in a custom table, a cell edited, a bad value named by its path, and the address carries them', async ({ page }) => {
   const problems = watchProblems(page);
-  await page.goto('/');
+  await page.goto('/#v=1');
   await page.getByTestId('field-env.preset').selectOption('__custom');
   await expect(page.getByTestId('reward-editor')).toBeVisible();
   const toggle = page.getByTestId('turn-rewards-toggle');
@@ -73,7 +73,7 @@ test('per-turn rewards: turned on in a custom table, a cell edited, a bad value 
 
 test('resizing turns reshapes the per-turn tables; one turn has none', async ({ page }) => {
   const problems = watchProblems(page);
-  await page.goto('/');
+  await page.goto('/#v=1');
   await page.getByTestId('field-env.preset').selectOption('__custom');
   await page.getByTestId('turn-rewards-toggle').check();
   await page.getByTestId('field-env.turns').fill('2');
@@ -93,7 +93,7 @@ test('resizing turns reshapes the per-turn tables; one turn has none', async ({ 
 
 test("an algorithm's own learning rate: typed in its card, restarts rather than hot, carried by the address; blank = the experiment's", async ({ page }) => {
   const problems = watchProblems(page);
-  await page.goto('/');
+  await page.goto('/#v=1');
   await page.getByTestId('toggle-grpo').click();
   const lr = page.getByTestId('field-algorithms[2].lr');
   await expect(lr).toHaveValue('');

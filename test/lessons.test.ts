@@ -93,3 +93,16 @@ describe('each lesson, run to its end, gives the verdict it declares', () => {
     }, 120_000);
   }
 });
+
+describe('the opening experiment (issue 15 item 2)', () => {
+  it('is a lesson where reverse-order SeeUPO reaches J* and GRPO and forward order do not: claims 3 and 4 observed', async () => {
+    const { OPENING_LESSON } = await import('../src/core/lessons/lessons');
+    const lesson = lessonById(OPENING_LESSON)!;
+    const result = await runCpu(lesson.config);
+    const verdict = (n: number) => result.claims.find((c) => c.claim === n)!.verdict;
+    expect([verdict(3), verdict(4)]).toEqual(['observed', 'observed']);
+    const last = (id: string) => result.algorithms.find((a) => a.id === id)!.runs[0]!.J.at(-1)!;
+    expect(last('seeupo')).toBeGreaterThan(result.Jstar - 0.01);
+    for (const id of ['grpo', 'seeupo-forward']) expect(last(id)).toBeLessThan(0.31);
+  });
+});

@@ -41,6 +41,7 @@ export function App() {
   const embed = useApp((s) => s.embed);
   const classroom = useApp((s) => s.classroom);
   const page = useApp((s) => s.page);
+  const settingsOpen = useApp((s) => s.settingsOpen);
   const hide = {
     controls: useHidden('controls'),
     summary: useHidden('summary'),
@@ -58,9 +59,9 @@ export function App() {
       {page === 'claims' ? (
         <ClaimsView />
       ) : (
-        <div className={`layout${hide.controls ? ' no-sidebar' : ''}`}>
-          {!hide.controls && (
-            <aside className="sidebar" aria-label="Experiment settings">
+        <div className={`layout${hide.controls || !settingsOpen ? ' no-sidebar' : ''}`}>
+          {!hide.controls && settingsOpen && (
+            <aside className="sidebar" id="settings-drawer" aria-label="Experiment settings">
               <ControlsPanel />
             </aside>
           )}
@@ -69,7 +70,7 @@ export function App() {
             <Transport />
             <QuickSwitches />
             <ReproduceStatus />
-            <ChartsPanel caption={hide.caption ? null : <Caption />} />
+            <ChartsPanel caption={hide.caption ? null : <Caption />} axisPicker={false} />
             {!hide.summary && <SummaryTable />}
             {!hide.share && <ShareBar />}
             {!hide.backend && <BackendBadge />}

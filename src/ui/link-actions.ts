@@ -2,6 +2,7 @@ import { DEFAULT_CONFIG } from '../core/config/defaults';
 import { decodeLink } from '../core/config/link-codec';
 import { importConfig, importEnv, MAX_IMPORT_BYTES, type Imported } from '../core/config/import-file';
 import { explainMismatch } from '../core/metrics/results-hash';
+import { OPENING_LESSON } from '../core/lessons/lessons';
 import { DEFAULT_VIEW, type View } from '../core/config/view';
 import { resetRun, startRun } from './session-actions';
 import { pageResultsHash, shareLink, type ShareInput } from './share';
@@ -57,7 +58,7 @@ export function openLink(text: string, source: 'startup' | 'history' | 'lesson')
     return false;
   }
   const { state } = d;
-  if (d.empty && source === 'startup') return true;
+  if (d.empty && source === 'startup') return openLink(`v=1&lesson=${OPENING_LESSON}`, 'lesson'); // no experiment in the address: the opening story
   const page = state.lesson ? { page: 'explorer' as const } : {};
   loadExperiment(state.config, state.view, state.lesson ?? null, {
     embed: state.embed,

@@ -73,6 +73,8 @@ export interface AppState {
   classroom: boolean;
   /** Controls and parts of the page the link hides (hide=…). */
   hidden: readonly string[];
+  /** The settings drawer (the sidebar) is open: by default on screens wide enough to keep the charts beside it. */
+  settingsOpen: boolean;
   /** Algorithm ids whose lines the legend has hidden (every chart leaves them out). */
   hiddenLines: readonly string[];
   /** The algorithm whose legend entry the pointer is on: its lines stand out, the others fade. */
@@ -124,6 +126,9 @@ function readTheme(): Theme {
   }
 }
 
+/** Narrower windows (phones) open with the settings drawer closed, so Run and the return chart come first. */
+export const DRAWER_OPEN_FROM = 900;
+
 function initialState(): AppState {
   const draft = structuredClone(DEFAULT_CONFIG) as Draft;
   const checked = checkDraft(draft);
@@ -158,6 +163,7 @@ function initialState(): AppState {
     hidden: [],
     hiddenLines: [],
     hoverLine: null,
+    settingsOpen: typeof innerWidth !== 'number' || innerWidth >= DRAWER_OPEN_FROM,
     error: checked.plan ? null : `The default experiment is invalid: ${checked.configError ?? JSON.stringify(checked.fieldErrors)}`,
   };
 }
@@ -170,6 +176,8 @@ export * from './link-actions';
 /** Hide or show an algorithm's lines (a legend click). */
 export const toggleLine = (id: string) =>
   useApp.setState((s) => ({ hiddenLines: s.hiddenLines.includes(id) ? s.hiddenLines.filter((x) => x !== id) : [...s.hiddenLines, id] }));
+/** Open or close the settings drawer. */
+export const setSettingsOpen = (open: boolean) => useApp.setState({ settingsOpen: open });
 /** Make an algorithm's lines stand out (null: none). */
 export const setHoverLine = (id: string | null) => useApp.setState({ hoverLine: id });
 export * from './lesson-actions';

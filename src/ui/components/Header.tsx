@@ -1,4 +1,5 @@
-import { setPage, setTheme, toggleHelp, useApp, type PageView, type Theme } from '../store';
+import { setPage, setSettingsOpen, setTheme, toggleHelp, useApp, type PageView, type Theme } from '../store';
+import { useHidden } from '../hide';
 
 const NEXT: Record<Theme, Theme> = { system: 'light', light: 'dark', dark: 'system' };
 const THEME_TEXT: Record<Theme, string> = { system: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' };
@@ -10,6 +11,8 @@ const PAGES: [PageView, string, string][] = [
 export function Header() {
   const theme = useApp((s) => s.theme);
   const page = useApp((s) => s.page);
+  const settingsOpen = useApp((s) => s.settingsOpen);
+  const noControls = useHidden('controls');
   return (
     <header className="header">
       <div className="header-row">
@@ -25,6 +28,13 @@ export function Header() {
           </nav>
         </div>
         <div className="header-buttons">
+          {page === 'explorer' && !noControls && (
+            <button type="button" data-testid="settings-toggle" aria-expanded={settingsOpen} aria-controls="settings-drawer"
+              className={settingsOpen ? 'on' : undefined} onClick={() => setSettingsOpen(!settingsOpen)}
+              title={settingsOpen ? 'Close the settings (more room for the charts)' : 'Open the settings: environment, policy, algorithms'}>
+              ⚙ Settings
+            </button>
+          )}
           <button type="button" data-testid="theme-toggle" onClick={() => setTheme(NEXT[theme])} aria-label={`${THEME_TEXT[theme]} (click to change)`}>
             {THEME_TEXT[theme]}
           </button>
@@ -33,7 +43,7 @@ export function Header() {
           </button>
         </div>
       </div>
-      <p className="tagline">
+      <p className="tagline" title="GRPO, PPO, REINFORCE and SeeUPO train side by side on a small multi-turn task, in your browser. Every curve is the engine’s exact expected return; every sentence below the buttons is generated from the numbers.">
         GRPO, PPO, REINFORCE and SeeUPO train side by side on a small multi-turn task, in your browser. Every curve is
         the engine’s exact expected return; every sentence below the buttons is generated from the numbers.
       </p>

@@ -1,6 +1,7 @@
 import { fieldsRead, type AlgorithmRecord } from '../../core/algo/records';
 import { NORMALIZATIONS, TURN_ORDERS } from '../../core/options';
 import { OPTIMIZER_CONTROLS } from '../controls/registry';
+import { AxisPicker } from './charts/ChartsPanel';
 import { algorithmsOf } from '../draft-edits';
 import { replaceDraft, resetRun, setDraftValue, startRun, useApp } from '../store';
 
@@ -82,6 +83,7 @@ export function QuickSwitches() {
       <Segmented field="normalization" title="normalization" options={NORMALIZATIONS} testId="quick-normalization" />
       <Segmented field="order" title="turn order" options={TURN_ORDERS} testId="quick-order" />
       <LearningRate />
+      <AxisPicker />
     </section>
   );
 }

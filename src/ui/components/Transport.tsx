@@ -1,5 +1,6 @@
 import { isValid, pauseRun, resetRun, setSpeed, startRun, stepOnce, stepTurn, turnStepBlocked, useApp } from '../store';
 import { RunProgress } from './RunProgress';
+import { RunBlocked } from './RunBlocked';
 import { useHidden } from '../hide';
 
 /** Speeds the slider offers, in iterations per second (0 = as fast as the workers go). */
@@ -38,6 +39,7 @@ export function Transport({ minimal = false }: { minimal?: boolean }) {
         )}
         {!minimal && !hide.speed && <SpeedSlider />}
       </div>
+      {!minimal && <RunBlocked />}
       <RunProgress />
       <Notice />
     </section>

@@ -1,4 +1,4 @@
-import { useMemo, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { computeClaims, jDecimals, type Claim, type ClaimPart } from '../../core/claims';
 import { claimSentence, claimsInputOfLive, summarizeLive } from '../../core/metrics/captions';
 import { CLAIM_TEXT, VERDICT_MEANING, verdictWord, type ClaimNumber } from '../claims-text';
@@ -145,6 +145,23 @@ function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
   );
 }
 
+/**
+ * Applies `css` to the page as an adopted style sheet while the panel shows it. Not a <style>
+ * element: the page's Content-Security-Policy (csp.config.ts) allows no inline style elements,
+ * while style sheets built through the CSSOM are the page's own code.
+ */
+function useAdoptedCss(css: string): void {
+  const sheet = useMemo(() => (typeof CSSStyleSheet !== 'undefined' && 'replaceSync' in CSSStyleSheet.prototype ? new CSSStyleSheet() : null), []);
+  useEffect(() => {
+    if (!sheet || !css) return;
+    sheet.replaceSync(css);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    return () => {
+      document.adoptedStyleSheets = document.adoptedStyleSheets.filter((x) => x !== sheet);
+    };
+  }, [sheet, css]);
+}
+
 /** The five verdicts; Enter/Space or a click selects one (again: unselects), ↑/↓ move between them, Escape unselects. */
 export function VerdictPanel({ large = false }: { large?: boolean }) {
   const plan = useApp((s) => s.plan);
@@ -154,6 +171,7 @@ export function VerdictPanel({ large = false }: { large?: boolean }) {
   const list = useRef<HTMLOListElement>(null);
   const chosen = live?.claims.find((c) => c.claim === selected) ?? null;
   const css = useMemo(() => highlightCss(chosen ? highlightOf(chosen) : null), [chosen]);
+  useAdoptedCss(css);
   if (!plan || !live) return null;
   const move = (e: KeyboardEvent<HTMLButtonElement>, n: number) => {
     const to = e.key === 'ArrowDown' ? n + 1 : e.key === 'ArrowUp' ? n - 1 : e.key === 'Home' ? 1 : e.key === 'End' ? 5 : null;
@@ -209,7 +227,7 @@ export function VerdictPanel({ large = false }: { large?: boolean }) {
         })}
       </ol>
       {selected === null && <p className="muted verdicts-hint">Select a verdict to see its evidence and highlight, in the charts, the algorithms and seeds it was decided on.</p>}
-      {css && <style data-testid="highlight-style">{css}</style>}
+      {css && <span hidden data-testid="highlight-style" data-rules={css.split('\n').length} />}
     </section>
   );
 }

@@ -12,7 +12,7 @@ import { useHidden } from '../../hide';
 import './charts.css';
 
 /** The x-axis picker: an axis this experiment cannot draw is disabled, with the reason as its title. */
-function AxisPicker() {
+export function AxisPicker() {
   const plan = useApp((s) => s.plan);
   const xAxis = useApp((s) => s.xAxis);
   const shown = plan ? effectiveAxis(plan.exp, xAxis) : xAxis;
@@ -31,6 +31,21 @@ function AxisPicker() {
       </select>
     </label>
   );
+}
+
+/**
+ * The return chart's plot height: what the window leaves under the header, the transport and the
+ * switches, so that the chart and the verdicts beside it are on the first screen (1366×768 too).
+ */
+function useReturnHeight(): number {
+  const fit = () => Math.round(Math.max(220, Math.min(560, (typeof innerHeight === 'number' ? innerHeight : 900) - 500)));
+  const [h, setH] = useState(fit);
+  useEffect(() => {
+    const on = () => setH(fit());
+    addEventListener('resize', on);
+    return () => removeEventListener('resize', on);
+  }, []);
+  return h;
 }
 
 /** Charts of the panel, in the order they are mounted. */
@@ -55,10 +70,11 @@ function useStaggeredMount(active: boolean): number {
  * Every chart of the running (or finished) experiment, or how to start one: the return chart with
  * the verdict panel beside it, then `caption` (what the numbers say), then the other charts.
  */
-export function ChartsPanel({ caption }: { caption?: ReactNode }) {
+export function ChartsPanel({ caption, axisPicker = true }: { caption?: ReactNode; axisPicker?: boolean }) {
   const plan = useApp((s) => s.plan);
   const live = useApp((s) => s.live);
   const mounted = useStaggeredMount(plan !== null);
+  const height = useReturnHeight();
   const hide = { verdicts: useHidden('verdicts'), gap: useHidden('chart-gap'), metric: useHidden('chart-metric'), seeds: useHidden('chart-seeds'), heatmap: useHidden('chart-heatmap') };
   if (!plan)
     return (
@@ -73,11 +89,13 @@ export function ChartsPanel({ caption }: { caption?: ReactNode }) {
           Press Run to train; curves stream in as the workers compute.
         </p>
       )}
-      <div className="charts-toolbar">
-        <AxisPicker />
-      </div>
+      {axisPicker && (
+        <div className="charts-toolbar">
+          <AxisPicker />
+        </div>
+      )}
       <div className={`charts-top${hide.verdicts ? ' alone' : ''}`}>
-        {mounted >= 1 ? <ReturnChart /> : <div />}
+        {mounted >= 1 ? <ReturnChart height={height} /> : <div />}
         {!hide.verdicts && <VerdictPanel />}
       </div>
       {caption}
