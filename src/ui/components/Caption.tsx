@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { captionParts, claimSentences } from '../../core/metrics/captions';
 import { useApp } from '../store';
 import { useLiveSummaries } from './SummaryTable';
@@ -10,10 +10,14 @@ import './summary.css';
  * in the verdict panel beside the return chart (VerdictPanel.tsx). Announced politely; aria-busy
  * holds announcements back while a run streams, so screen readers hear the settled text.
  */
+/** Sentences shown at first; the rest on demand (the first screen keeps the charts in view). */
+const SHOWN = 3;
+
 export function Caption() {
   const plan = useApp((s) => s.plan);
   const status = useApp((s) => s.status);
   const summaries = useLiveSummaries();
+  const [all, setAll] = useState(false);
   const parts = useMemo(
     () => (plan ? captionParts({ exp: plan.exp, Jstar: plan.Jstar, algorithms: plan.algorithms }, summaries) : null),
     [plan, summaries],
@@ -40,9 +44,16 @@ export function Caption() {
           )}
           <ul className="caption-list">
             {outcomes.map((s, i) => (
-              <li key={i}>{s}</li>
+              <li key={i} hidden={!all && i >= SHOWN}>
+                {s}
+              </li>
             ))}
           </ul>
+          {outcomes.length > SHOWN && (
+            <button type="button" className="caption-more" data-testid="caption-more" aria-expanded={all} onClick={() => setAll(!all)}>
+              {all ? 'Show fewer' : `Show all ${outcomes.length} sentences`}
+            </button>
+          )}
         </>
       )}
     </section>

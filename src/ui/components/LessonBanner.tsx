@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { closeLesson, currentLesson, lessonEdited, reloadLesson, setPage, startTour, useApp } from '../store';
 import { useLiveClaims, VerdictBadge } from './VerdictPanel';
 import './claims.css';
@@ -11,6 +12,7 @@ export function LessonBanner({ compact = false }: { compact?: boolean }) {
   const touring = useApp((s) => s.tour !== null);
   const status = useApp((s) => s.status);
   const live = useLiveClaims();
+  const [more, setMore] = useState(false);
   const lesson = state ? currentLesson() : null;
   if (!state || !lesson) return null;
   const c = live?.claims.find((x) => x.claim === lesson.claim);
@@ -18,6 +20,7 @@ export function LessonBanner({ compact = false }: { compact?: boolean }) {
   const look = () => document.querySelector(`[data-testid="${lesson.look}"]`)?.scrollIntoView({ block: 'start', behavior: 'smooth' });
   return (
     <section className={`card lesson-banner${compact ? ' compact' : ''}`} data-testid="lesson-banner" data-lesson={lesson.id} data-edited={edited} aria-labelledby="lesson-title">
+      <div className="lesson-head">
       <div className="lesson-kicker">
         <span>
           Lesson · claim {lesson.claim} · shows <VerdictBadge verdict={lesson.expect} />
@@ -31,9 +34,10 @@ export function LessonBanner({ compact = false }: { compact?: boolean }) {
       <h2 id="lesson-title" data-testid="lesson-title">
         {lesson.title}
       </h2>
+      </div>
       {!compact && (
-        <p className="lesson-text" data-testid="lesson-text">
-          {lesson.text}
+        <p className={`lesson-text${more ? ' open' : ''}`} data-testid="lesson-text">
+          {lesson.text}{' '}
         </p>
       )}
       {edited && (
@@ -58,6 +62,9 @@ export function LessonBanner({ compact = false }: { compact?: boolean }) {
             </button>
           )}
           {!touring && status === 'idle' && <span className="muted-inline">or press Run to train it.</span>}
+          <button type="button" data-testid="lesson-more" aria-expanded={more} onClick={() => setMore(!more)}>
+            {more ? 'Less' : 'Read the whole story'}
+          </button>
           {lesson.look && (
             <button type="button" data-testid="lesson-look" onClick={look}>
               Look at {LOOK_NAMES[lesson.look]} ↓

@@ -53,7 +53,7 @@ function Segmented({ field, title, options, testId }: { field: Field; title: str
           {LABELS[v] ?? v}
         </button>
       ))}
-      {current === 'mixed' && <span className="quick-mixed">mixed</span>}
+      {current === 'mixed' && <span className="quick-mixed" title={`The algorithms differ in ${field}: a click sets them all`}>mixed</span>}
     </div>
   );
 }

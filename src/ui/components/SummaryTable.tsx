@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { summarizeLive, type LiveSummary } from '../../core/metrics/captions';
 import { divergedWhere } from '../../core/metrics/summary';
 import { seedsText as seedsOfText, type Live } from '../live';
@@ -93,12 +93,28 @@ function Row({ line, s }: { line: AlgorithmLine; s: LiveSummary | undefined }) {
   );
 }
 
+/** Whether the table is wider than its box (a phone): the page then says that it scrolls. */
+function useOverflow(deps: unknown[]): { scroller: React.RefObject<HTMLDivElement | null>; overflow: boolean } {
+  const scroller = useRef<HTMLDivElement>(null);
+  const [overflow, setOverflow] = useState(false);
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const check = () => setOverflow(el.scrollWidth > el.clientWidth + 1);
+    check();
+    addEventListener('resize', check);
+    return () => removeEventListener('resize', check);
+  }, deps);
+  return { scroller, overflow };
+}
+
 export function SummaryTable() {
   const plan = useApp((s) => s.plan);
   const status = useApp((s) => s.status);
   const elapsed = useApp((s) => s.elapsed);
   const backend = useApp((s) => s.backend);
   const summaries = useLiveSummaries();
+  const { scroller, overflow } = useOverflow([plan, summaries]);
   if (!plan) return null;
   const { exp, Jstar } = plan;
   const iteration = summaries.length ? summaries[0].iteration : null;
@@ -111,7 +127,7 @@ export function SummaryTable() {
   return (
     <section className="card" aria-labelledby="summary-heading">
       <h2 id="summary-heading">{iteration === null ? 'Summary' : `Summary at iteration ${iteration} of ${exp.iterations}`}</h2>
-      <div className="summary-scroll">
+      <div className="summary-scroll" ref={scroller} data-overflow={overflow} data-testid="summary-scroll">
         <table className="summary" data-testid="summary-table">
           <caption className="summary-caption" data-testid="summary-caption">
             {`J* = ${Jstar.toFixed(3)} · `}
@@ -135,6 +151,11 @@ export function SummaryTable() {
           </tbody>
         </table>
       </div>
+      {overflow && (
+        <p className="summary-scroll-hint" data-testid="summary-scroll-hint">
+          The table is wider than the screen: scroll it sideways →
+        </p>
+      )}
       <p className="muted" data-testid="summary-note">
         {iteration === null
           ? 'Press Run to fill the table.'

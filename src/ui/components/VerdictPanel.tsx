@@ -215,7 +215,7 @@ export function VerdictPanel({ large = false }: { large?: boolean }) {
                 onKeyDown={(e) => move(e, n)}
               >
                 <span className="verdict-num">{n}</span>
-                <span className="verdict-short">{CLAIM_TEXT[n].short}</span>
+                <span className="verdict-short" title={CLAIM_TEXT[n].short}>{CLAIM_TEXT[n].short}</span>
                 <VerdictBadge verdict={c.verdict} />
               </button>
               <p className="verdict-reason" data-testid={`claim-${n}`} data-verdict={c.verdict}>

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { X_AXES, type XAxis } from '../../live';
 import { axisAvailable, AXIS_LABELS, effectiveAxis } from '../../charts/derive';
 import { setXAxis, useApp } from '../../store';
@@ -33,18 +33,49 @@ export function AxisPicker() {
   );
 }
 
+/** Room the return chart's card takes besides its plot: title, one-line note, axis titles, legend. */
+const CARD_EXTRA = 190;
+/** Room a secondary chart's card takes besides its plot. */
+const PAIR_EXTRA = 175;
+/** From this window width the gap and metric charts stand beside the return chart (charts.css), stacked. */
+export const WIDE_LAYOUT = '(min-width: 1700px) and (min-height: 900px)';
+
+interface Heights {
+  /** The return chart's plot. */
+  main: number;
+  /** The gap and metric charts' plots (their default when they are not beside the return chart). */
+  pair: number | undefined;
+}
+
 /**
- * The return chart's plot height: what the window leaves under the header, the transport and the
- * switches, so that the chart and the verdicts beside it are on the first screen (1366×768 too).
+ * The return chart's plot height: what the window leaves below the chart's top (under the header,
+ * a lesson banner, the transport and the switches), so that the chart and the verdicts beside it
+ * are on the first screen (1366×768 too); between 220 and 560 px. Follows window resizes and
+ * anything above that grows or shrinks (a banner opened, a notice).
  */
-function useReturnHeight(): number {
-  const fit = () => Math.round(Math.max(220, Math.min(560, (typeof innerHeight === 'number' ? innerHeight : 900) - 500)));
-  const [h, setH] = useState(fit);
+function useChartHeights(top: RefObject<HTMLElement | null>, layoutKey: unknown): Heights {
+  const [h, setH] = useState<Heights>({ main: 340, pair: undefined });
   useEffect(() => {
-    const on = () => setH(fit());
-    addEventListener('resize', on);
-    return () => removeEventListener('resize', on);
-  }, []);
+    const fit = () => {
+      const el = top.current;
+      if (!el) return;
+      const y = el.getBoundingClientRect().top + scrollY;
+      const main = Math.round(Math.max(220, Math.min(560, innerHeight - y - CARD_EXTRA)));
+      // wide screens: the gap and metric charts share the height beside the return chart
+      const wide = typeof matchMedia === 'function' && matchMedia(WIDE_LAYOUT).matches;
+      const pair = wide ? Math.round(Math.max(150, Math.min(280, (innerHeight - y - 12) / 2 - PAIR_EXTRA))) : undefined;
+      setH((old) => (old.main === main && old.pair === pair ? old : { main, pair }));
+    };
+    fit();
+    addEventListener('resize', fit);
+    const main = top.current?.closest('.main, .app');
+    const watch = typeof ResizeObserver === 'undefined' || !main ? null : new ResizeObserver(fit);
+    if (watch && main) for (const child of Array.from(main.children)) if (!child.contains(top.current)) watch.observe(child);
+    return () => {
+      removeEventListener('resize', fit);
+      watch?.disconnect();
+    };
+  }, [top, layoutKey]);
   return h;
 }
 
@@ -74,7 +105,8 @@ export function ChartsPanel({ caption, axisPicker = true }: { caption?: ReactNod
   const plan = useApp((s) => s.plan);
   const live = useApp((s) => s.live);
   const mounted = useStaggeredMount(plan !== null);
-  const height = useReturnHeight();
+  const topRef = useRef<HTMLDivElement>(null);
+  const height = useChartHeights(topRef, live === null); // the note above the charts goes once a run starts
   const hide = { verdicts: useHidden('verdicts'), gap: useHidden('chart-gap'), metric: useHidden('chart-metric'), seeds: useHidden('chart-seeds'), heatmap: useHidden('chart-heatmap') };
   if (!plan)
     return (
@@ -94,15 +126,15 @@ export function ChartsPanel({ caption, axisPicker = true }: { caption?: ReactNod
           <AxisPicker />
         </div>
       )}
-      <div className={`charts-top${hide.verdicts ? ' alone' : ''}`}>
-        {mounted >= 1 ? <ReturnChart height={height} /> : <div />}
+      <div ref={topRef} className={`charts-top${hide.verdicts ? ' alone' : ''}`}>
+        {mounted >= 1 ? <ReturnChart height={height.main} /> : <div />}
         {!hide.verdicts && <VerdictPanel />}
       </div>
       {caption}
       {mounted >= 2 && !(hide.gap && hide.metric) && (
         <div className="charts-pair">
-          {!hide.gap && <GapChart />}
-          {mounted >= 3 && !hide.metric && <MetricChart />}
+          {!hide.gap && <GapChart height={height.pair} />}
+          {mounted >= 3 && !hide.metric && <MetricChart height={height.pair} />}
         </div>
       )}
       {mounted >= 4 && !hide.seeds && <SeedMultiples />}

@@ -11,7 +11,7 @@ const gap = (p: GapPoint) => p.gap;
 const fmtPow = (v: number) => (v >= 0.01 && v <= 100 ? String(v) : `1e${Math.round(Math.log10(v))}`);
 
 /** J* − J per algorithm on a log scale: how many digits of the optimum each has. */
-export const GapChart = memo(function GapChart() {
+export const GapChart = memo(function GapChart({ height = HEIGHT }: { height?: number }) {
   const plan = useApp((s) => s.plan);
   const xAxis = useApp((s) => s.xAxis);
   const { series, ticks } = useDerived((p, l, x) => {
@@ -33,7 +33,7 @@ export const GapChart = memo(function GapChart() {
         <ChartExport chart="gap" />
         <p className="muted">Log scale; a gap below {GAP_FLOOR.toExponential(0)} (or a mean above J*) is drawn at {GAP_FLOOR.toExponential(0)}.</p>
       </figcaption>
-      <Plot height={HEIGHT} x={x} y={y} tip={seriesTip(visible, gap, axis)}>
+      <Plot height={height} x={x} y={y} tip={seriesTip(visible, gap, axis)}>
         {(f) => <Lines f={f} series={visible} value={gap} hover={hover} />}
       </Plot>
       <AlgorithmLegend algorithms={series} />

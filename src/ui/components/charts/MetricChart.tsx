@@ -25,7 +25,7 @@ function maxValue(series: readonly { points: readonly MetricPoint[] }[]): number
 }
 
 /** A training diagnostic per algorithm, picked from METRICS. */
-export const MetricChart = memo(function MetricChart() {
+export const MetricChart = memo(function MetricChart({ height = HEIGHT }: { height?: number }) {
   const plan = useApp((s) => s.plan);
   const xAxis = useApp((s) => s.xAxis);
   const metric = useApp((s) => s.metric);
@@ -56,7 +56,7 @@ export const MetricChart = memo(function MetricChart() {
         <ChartExport chart="metric" />
         <p className="muted">{NOTES[metric]}</p>
       </figcaption>
-      <Plot height={HEIGHT} x={x} y={{ ...y, format: fmt3, width: 64 }} tip={seriesTip(visible, value, axis)}>
+      <Plot height={height} x={x} y={{ ...y, format: fmt3, width: 64 }} tip={seriesTip(visible, value, axis)}>
         {(f) => <Lines f={f} series={visible} value={value} hover={hover} />}
       </Plot>
       <AlgorithmLegend algorithms={series} />
