@@ -1,6 +1,7 @@
 import { checkReproduced, openLink, pageBase, shareInputOf } from './link-actions';
 import { followTour } from './lesson-actions';
 import { shareLink } from './share';
+import { fragmentOf as fragmentOfText } from '../core/config/link-codec';
 import { isValid, useApp, type AppState } from './store';
 
 // The address bar follows the experiment: every committed change pushes one history entry,
@@ -54,7 +55,10 @@ function apply(text: string, source: 'startup' | 'history'): void {
     applying = false;
   }
   const address = addressOf(useApp.getState());
-  if (address !== null) lastWritten = address.fragment; // the entry already shows this experiment
+  if (address === null) return;
+  lastWritten = address.fragment; // the entry already shows this experiment
+  // opened with no experiment in the address: it now names the opening lesson
+  if (source === 'startup' && fragmentOfText(text) === '' && address.tooLarge === null) history.replaceState(null, '', address.fragment);
 }
 
 const isSlider = (t: EventTarget | null) => t instanceof HTMLInputElement && t.type === 'range';
