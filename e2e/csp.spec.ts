@@ -59,7 +59,9 @@ test('no policy violation while running every executor and backend, opening the 
     await runToEnd(page, 8, 120_000);
     await expect(page.getByTestId('backend-badge')).toHaveAttribute('data-backend', backend);
   }
-  for (const chart of ['return', 'metric'] as const)
+  await page.getByTestId('verdict-select-3').click(); // the highlight: an adopted style sheet, not an inline <style>
+  await expect(page.getByTestId('highlight-style')).toHaveCount(1);
+  for (const chart of ['return', 'gap', 'metric', 'seeds', 'heatmap'] as const)
     for (const kind of ['png', 'svg'] as const) {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(`export-${kind}-${chart}`).click()]);
       expect(await download.failure()).toBeNull();

@@ -28,8 +28,21 @@ function pngSize(b: Buffer): { width: number; height: number } {
   return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
 }
 
-/** Parse an SVG file as XML in the page (as an image viewer would) and count what it draws. */
-function inspectSvg(page: Page, text: string) {
+/**
+ * Parse an SVG file as XML (as an image viewer would) and count what it draws. In a blank page of
+ * the same browser: a document parsed inside the app's page would inherit its Content-Security-
+ * Policy, which refuses the file's style attributes (an image viewer applies no such policy).
+ */
+async function inspectSvg(page: Page, text: string) {
+  const blank = await page.context().newPage();
+  try {
+    return await inspectSvgIn(blank, text);
+  } finally {
+    await blank.close();
+  }
+}
+
+function inspectSvgIn(page: Page, text: string) {
   return page.evaluate((t) => {
     const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
     const root = doc.documentElement;

@@ -4,7 +4,7 @@ import { runToEnd, watchProblems } from './helpers';
 
 // Issue 15: the page a teacher uses in front of a class. The first screen at three sizes, the
 // opening story, the quick switches, algorithm identity, round trips and errors, keyboard, honest
-// counts. Screenshots after Run go to docs/screenshots/ (looked at; described in the issue note).
+// counts. Screenshots after Run go to test-results/ (the copies in docs/screenshots/ were looked at and described in the issue note).
 
 /** The element lies inside the viewport (no scrolling needed to see it). */
 async function onScreen(page: Page, locator: Locator, screens = 1): Promise<void> {
@@ -33,7 +33,7 @@ for (const [w, h] of [[1366, 768], [1920, 1080]] as const) {
       await onScreen(page, page.getByTestId(id));
     for (let n = 1; n <= 5; n++) await onScreen(page, page.getByTestId(`verdict-claim-${n}`));
     if (w >= 1920) for (const id of ['chart-gap', 'chart-metric']) await onScreen(page, page.getByTestId(id).locator('svg').first());
-    await page.screenshot({ path: `docs/screenshots/teacher-${w}x${h}.png` });
+    await page.screenshot({ path: `test-results/teacher-${w}x${h}.png` }); // copies in docs/screenshots/
     expect(problems).toEqual([]);
   });
 }
@@ -44,7 +44,7 @@ test('on a phone (390×844): Run and the return chart within two screen heights;
   await expect(page.getByTestId('settings-toggle')).toHaveAttribute('aria-expanded', 'false');
   await onScreen(page, page.getByTestId('run'), 2);
   await onScreen(page, page.getByTestId('chart-return'), 2);
-  await page.screenshot({ path: 'docs/screenshots/teacher-390x844.png' });
+  await page.screenshot({ path: 'test-results/teacher-390x844.png' });
   await page.goto('/#v=1&iterations=5&seeds=2');
   await runToEnd(page, 5);
   await expect(page.getByTestId('summary-scroll')).toHaveAttribute('data-overflow', 'true');
