@@ -1,7 +1,7 @@
 import { resolveConfig } from '../core/config/resolve';
 import { LIMITS } from '../core/config/schema';
 import { ENV_PRESETS } from '../core/env/presets';
-import { ALGORITHM_DEFAULTS, ALGORITHM_IDS, ALGORITHM_PRESETS, algorithmLabel, presetRecord, type AlgorithmRecord } from '../core/algo/records';
+import { ALGORITHM_DEFAULTS, ALGORITHM_IDS, ALGORITHM_PRESETS, algorithmLabel, baseName, presetRecord, type AlgorithmRecord } from '../core/algo/records';
 import { isCustomEnv } from './controls/registry';
 
 // Structural edits of a draft (for the store's replaceDraft): add or remove an algorithm,
@@ -43,7 +43,7 @@ export function entryLabel(entry: unknown): string {
 /** One line: "GRPO · grae · group norm · ppu · token ratio · ε 0.2" (and "· lr 0.5" with a learning rate of its own). */
 export function algorithmSummary(entry: unknown): string {
   const r = effectiveAlgorithm(entry);
-  const parts = [entryLabel(entry), String(r.advantage), r.normalization === 'none' ? 'no norm' : `${String(r.normalization)} norm`, String(r.rule)];
+  const parts = [r.label ?? baseName(r), String(r.advantage), r.normalization === 'none' ? 'no norm' : `${String(r.normalization)} norm`, String(r.rule)];
   if (r.rule === 'ppu') parts.push(`${String(r.ratio)} ratio`);
   if (r.rule === 'sequential') parts.push(String(r.order), String(r.turnRatio));
   if (r.rule !== 'reinforce') parts.push(`ε ${String(r.clip)}`);

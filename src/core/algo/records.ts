@@ -79,6 +79,9 @@ export const FIELDS_USED_BY_RULE: Record<Rule, (keyof AlgorithmRecord)[]> = {
   sequential: ['advantage', 'normalization', 'order', 'turnRatio', 'mCorrection', 'mClip', 'clip', 'epochs', 'minibatches', 'lr'],
 };
 
+/** Fields that name an algorithm (its line's identity), not what it computes: never compared as behaviour. */
+export const NAME_FIELDS = ['id', 'preset', 'label'] as const satisfies readonly (keyof AlgorithmRecord)[];
+
 /** Fields only gae advantages read (the critic's λ and learning rate). */
 export const GAE_ONLY_FIELDS = ['gaeLambda', 'criticLr'] as const satisfies readonly (keyof AlgorithmRecord)[];
 
@@ -132,8 +135,7 @@ const CHANGE_TEXT: Partial<Record<keyof AlgorithmRecord, (v: never) => string>> 
 export function algorithmLabel(rec: AlgorithmRecord): string {
   if (rec.label) return rec.label;
   const p = presetOf(rec);
-  const copy = copyNumber(rec);
-  if (!p || (rec.id !== p && copy === null)) return rec.id;
+  if (!p || (rec.id !== p && copyNumber(rec) === null)) return rec.id;
   const base = presetRecord(p, rec.id);
   const read = fieldsRead(rec);
   const changes: string[] = [];
@@ -142,8 +144,15 @@ export function algorithmLabel(rec: AlgorithmRecord): string {
     if (rec[k] === base[k]) continue;
     changes.push((CHANGE_TEXT[k] as (v: unknown) => string)(rec[k]));
   }
-  const name = ALGORITHM_PRESETS[p]!.label + (copy !== null ? ` #${copy}` : '');
-  return [name, ...changes].join(' · ');
+  return [baseName(rec), ...changes].join(' · ');
+}
+
+/** The name without the edits: "GRPO", "GRPO #2", or the id of an algorithm no preset names (or one with an id of its own). */
+export function baseName(rec: Pick<AlgorithmRecord, 'id' | 'preset'>): string {
+  const p = presetOf(rec);
+  const copy = copyNumber(rec);
+  if (!p || (rec.id !== p && copy === null)) return rec.id;
+  return ALGORITHM_PRESETS[p]!.label + (copy !== null ? ` #${copy}` : '');
 }
 
 /** The learning rate a run of this algorithm uses: its own, else the experiment's optimizer.lr. */

@@ -1,6 +1,6 @@
 // Groups of algorithms chosen by their fields, not their names (algorithms.md §8), and twins.
 
-import { FIELDS_USED_BY_RULE, type AlgorithmRecord } from '../algo/records';
+import { FIELDS_USED_BY_RULE, NAME_FIELDS, type AlgorithmRecord } from '../algo/records';
 import type { ClaimsInput } from './types';
 
 type Fields = Pick<AlgorithmRecord, 'rule' | 'advantage' | 'normalization' | 'order' | 'mCorrection'>;
@@ -30,7 +30,7 @@ const same = (x: unknown, y: unknown): boolean => Object.is(x, y) || JSON.string
 
 /**
  * The fields in which two algorithms differ, among those that matter to them: every field present
- * on either record except `id`, iterated generically (a field added to AlgorithmRecord later is
+ * on either record except its names (`id`, `preset`, `label`), iterated generically (a field added to AlgorithmRecord later is
  * compared too), except a rule-specific field (one of FIELDS_USED_BY_RULE) that neither
  * algorithm's rule reads — the executor ignores it (the config warns), so it cannot change a run.
  * Twins thus match on every field either rule reads and on every field no rule list knows
@@ -39,7 +39,7 @@ const same = (x: unknown, y: unknown): boolean => Object.is(x, y) || JSON.string
  */
 export function differingFields(a: AlgorithmRecord, b: AlgorithmRecord, clipChanges: [string, string] = ['', '']): string[] {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  keys.delete('id');
+  for (const k of NAME_FIELDS) keys.delete(k); // names (id, preset, label) say nothing about the runs
   const out: string[] = [];
   for (const k of keys) {
     if (RULE_SPECIFIC.has(k) && !reads(a.rule, k) && !reads(b.rule, k)) continue;
