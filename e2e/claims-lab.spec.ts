@@ -167,7 +167,9 @@ test('a guided tour, walked from start to end, pressing the actions it asks for'
         await expect(page.getByTestId('tour-note')).toContainText(what === 'run' ? 'The run ended' : what === 'step' ? 'Iteration' : 'Turn step');
         if (what === 'step-turn') await expect(page.getByTestId('tour-note')).toContainText(/turn \d was updated (first|second|third|fourth|fifth|last)/);
         if (!shot) {
-          await page.waitForTimeout(400);
+          // the charts have caught up with the run (the return chart draws up to the progress)
+          const done = await page.getByTestId('progress').getAttribute('aria-valuenow');
+          await expect(page.getByTestId('chart-return')).toHaveAttribute('data-upto', done!);
           await page.screenshot({ path: 'test-results/claims-lesson-mid-tour.png' });
           shot = true;
         }

@@ -62,3 +62,31 @@ export async function finalJ(page: Page): Promise<Record<string, number>> {
   }
   return out;
 }
+
+/** Wait until the page has rendered `n` more animation frames (a wait on the page's own progress, not on the clock). */
+export async function frames(page: Page, n: number): Promise<void> {
+  await page.evaluate(
+    (count) =>
+      new Promise<void>((resolve) => {
+        let left = count;
+        const tick = () => (--left <= 0 ? resolve() : requestAnimationFrame(tick));
+        requestAnimationFrame(tick);
+      }),
+    n,
+  );
+}
+
+/**
+ * The progress once it holds still: read, let the page render 30 frames, read again, until two
+ * reads agree (after a pause, an iteration already in flight may still land once).
+ */
+export async function settledProgress(page: Page): Promise<number> {
+  const bar = page.getByTestId('progress');
+  let last = await bar.getAttribute('aria-valuenow');
+  for (;;) {
+    await frames(page, 30);
+    const now = await bar.getAttribute('aria-valuenow');
+    if (now === last) return Number(now);
+    last = now;
+  }
+}

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { configure, finalJ, runToEnd, watchProblems } from './helpers';
+import { configure, finalJ, frames, runToEnd, settledProgress, watchProblems } from './helpers';
 
 // Runs in Chromium with --enable-unsafe-webgpu: WebGPU is SwiftShader's software adapter here.
 const ITERATIONS = 30;
@@ -104,10 +104,9 @@ test('Pause stops a running tensor-executor run at once; Reset ends its worker',
   await page.getByTestId('pause').click();
   await expect(progress).toHaveAttribute('data-status', 'paused');
   await expect(page.getByTestId('run')).toBeEnabled();
-  await page.waitForTimeout(500); // the step in flight lands
-  const at = await progress.getAttribute('aria-valuenow');
-  await page.waitForTimeout(1500);
-  await expect(progress).toHaveAttribute('aria-valuenow', at!);
+  const at = await settledProgress(page); // the step in flight lands
+  await frames(page, 90);
+  await expect(progress).toHaveAttribute('aria-valuenow', String(at));
   await page.getByTestId('reset').click();
   await expect(progress).toHaveAttribute('aria-valuenow', '0');
   await expect.poll(() => page.workers().length).toBe(0);

@@ -168,7 +168,7 @@ describe('chart choices, embed, exactness and the results hash', () => {
   const view: View = { metric: 'clipFraction', x: 'rollouts' };
   const hash = { digest: '0123456789ab', by: 'tensor-webgl', app: '0.1.0' };
 
-  it('round-trip', () => {
+  it('view, embed, exact=0 and the results hash round-trip through the link', () => {
     const { link, back } = roundTrip(small, { view, embed: true, exact: false, hash });
     expect(link).toBe('v=1&iterations=30&view.metric=clipFraction&view.x=rollouts&embed=1&exact=0&hash=0123456789ab&by=tensor-webgl&app=0.1.0');
     expect(back.state.view).toEqual(view);
@@ -206,7 +206,7 @@ describe('scheduled changes', () => {
     ],
   };
 
-  it('round-trip', () => {
+  it('scheduled lr and clip changes round-trip through the link', () => {
     const { link, back } = roundTrip(config);
     expect(link).toContain('changes.0.at=10&changes.0.path=optimizer.lr&changes.0.value=0.1');
     expect(link).toContain('changes.1.path=%22algorithms[1].clip%22');

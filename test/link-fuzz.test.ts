@@ -30,9 +30,8 @@ type Rejection = { field: string; message: string };
 
 /**
  * A rejection names its field: a non-empty name, and a message "field: …".
- * KNOWN FAILURE (link-codec.ts): an empty key (`v=1&=3`, or `&=x` after a mutation) is refused
- * with field "" — place() and parseValue() name the field configPath(key), which is "" there,
- * while splitPairs() falls back to "(empty key)". The properties below that meet one fail here.
+ * An empty key (`v=1&=3`, or `&=x` after a mutation) is named "(empty key)" (configPath in
+ * link-codec.ts), never "".
  */
 function expectNamed(r: Rejection, input: string): void {
   const where = `input ${JSON.stringify(input.slice(0, 200))} → ${JSON.stringify(r)}`.slice(0, 600);
@@ -509,11 +508,9 @@ describe('decodeLink on valid links and their mutations', () => {
   });
 
   it('the decoded experiment has the same warnings', () => {
-    // KNOWN FAILURE (link-minimal.ts): a field that equals its preset's value is left out of the
-    // link even when the rule ignores it, and the warning that field raised goes with it.
-    // {version: 1, env: {preset: 'lock'}, algorithms: [{id: 'rloo', mClip: null}]} resolves with the
-    // warning "algorithms[0] (rloo): mClip ignored by the reinforce rule with rloo advantages"; its
-    // link is `v=1&algorithms=[rloo]`, which resolves with no warning.
+    // A field the rule ignores stays in the link even when it equals the preset's value
+    // ({id: 'rloo', mClip: null} → `algorithms.0.mClip=null`), so the warning it raises
+    // ("mClip ignored by the reinforce rule") comes back when the link is opened.
     run(smallState, (s) => {
       const d = decodeLink(encodeLink(s));
       expect(d.ok && d.exp.warnings).toEqual(resolveConfig(s.config).warnings);

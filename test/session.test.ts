@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { resolveConfig, type Experiment } from '../src/core/config/resolve';
 import { allRuns, partitionRuns } from '../src/core/run/partition';
 import { makeRunSeries, storageStride } from '../src/core/run/series';
@@ -92,7 +92,7 @@ describe('interactive session', () => {
     const { exp, live, session, isReady } = open(config, 2);
     await isReady;
     const toEnd = session.runTo(null);
-    await new Promise((r) => setTimeout(r, 30));
+    await vi.waitFor(() => expect(live.runs.some((r) => Number.isFinite(r.J[1]))).toBe(true)); // part-way: an iteration has streamed
     const m = await session.align();
     await toEnd;
     expect(m).toBeGreaterThan(0);
