@@ -1,4 +1,4 @@
-import type { AdapterInfo } from '../exec/tensor/backend';
+import type { AdapterInfo } from '../core/run/backend-report';
 
 /** "google swiftshader (software fallback)" */
 export function adapterText(a: AdapterInfo): string {

@@ -5,7 +5,7 @@ import type { ClaimNumber } from './claims-text';
 import { openLink } from './link-actions';
 import { turnStepBlocked } from './session-actions';
 import { actionDone, markOf, meansAt, runNote, stepNote, turnKey, turnMeans, turnNote, type TourState } from './tour';
-import { useApp, type AppState, type PageView } from './store';
+import { useApp, type AppState, type PageView } from './state';
 import type { TurnStep } from './live';
 
 // The claims lab's actions: the Claims view, opening a lesson (through the permalink path, so the

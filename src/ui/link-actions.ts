@@ -6,7 +6,7 @@ import { OPENING_LESSON } from '../core/lessons/lessons';
 import { DEFAULT_VIEW, type View } from '../core/config/view';
 import { resetRun, startRun } from './session-actions';
 import { pageResultsHash, shareLink, type ShareInput } from './share';
-import { checkDraft, useApp, type AppState, type Draft } from './store';
+import { checkDraft, useApp, type AppState, type Draft } from './state';
 
 // Opening links (at start-up and on Back/Forward), importing files, checking a link's results
 // hash, and the link the page shares. Every outside value goes through decodeLink/import*,

@@ -8,7 +8,7 @@ import { TURN_STEP_NEEDS_CPU } from '../worker/session-protocol';
 import { isHotPath, setPath } from './draft';
 import { runsPerAlgorithm, type HotChange, type Live, type MetricName, type TurnStep, type XAxis } from './live';
 import type { Plan } from './plan';
-import { checkDraft, isValid, useApp, type AppState, type Draft, type Theme } from './store';
+import { checkDraft, isValid, useApp, type AppState, type Draft, type Theme } from './state';
 
 // What the page's buttons and controls do. Every command to the workers goes through one
 // queue, so a burst of presses is performed in order; the status changes at once.

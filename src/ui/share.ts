@@ -3,7 +3,7 @@ import { encodeLink, encodeLinkChecked, type EncodedLink, type LinkState } from 
 import type { ScheduledChange } from '../core/run/changes';
 import { executorTag, resultsHash, type ResultsHash } from '../core/metrics/results-hash';
 import type { View } from '../core/config/view';
-import type { BackendReport } from '../exec/tensor/backend';
+import type { BackendReport } from '../core/run/backend-report';
 import { runsPerAlgorithm, type Live } from './live';
 import type { Plan } from './plan';
 

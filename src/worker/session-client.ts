@@ -2,7 +2,7 @@ import type { Experiment } from '../core/config/resolve';
 import { runSlot, seedsRun, type RunSpec } from '../core/run/partition';
 import type { TurnRecord } from '../core/run/turns';
 import type { BackendReport } from '../exec/tensor/backend';
-import type { Live } from '../ui/live';
+import type { Live } from '../core/run/live';
 import { unpackBlock } from './series-block';
 import type { HotValues, SessionCommand, SessionEvent } from './session-protocol';
 

@@ -1,27 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 
-export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
-
-export interface BackendAttempt {
-  backend: BackendName;
-  ok: boolean;
-  reason: string;
-}
-
-export interface AdapterInfo {
-  vendor: string;
-  architecture: string;
-  description: string;
-  isFallbackAdapter: boolean;
-}
-
-export interface BackendReport {
-  backend: BackendName;
-  attempts: BackendAttempt[];
-  adapter: AdapterInfo | null;
-  /** Why this backend: asked for, or the first that worked in the order tried. */
-  reason: string;
-}
+import type { AdapterInfo, BackendAttempt, BackendName, BackendReport } from '../../core/run/backend-report';
+export type { AdapterInfo, BackendAttempt, BackendName, BackendReport } from '../../core/run/backend-report';
 
 const withTimeout = <T>(p: Promise<T>, ms: number, what: string) =>
   Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms))]);

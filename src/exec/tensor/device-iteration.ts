@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { AlgorithmRecord } from '../../core/algo/records';
-import { makeBounds } from './device-runs';
+import { makeBounds } from './bounds';
 import type { HostBatch } from './host';
 import type { Rows, TensorPolicy } from './policy';
 import { iterationArrays, stepLayout, type StepLayout, type StepScratch } from './step-arrays';

@@ -5,7 +5,7 @@ import type { RunSpec } from '../../core/run/partition';
 import { ADAM } from '../cpu/optimizer';
 import { dropForward, type DeviceRuns } from './device-iteration';
 import { makeStepScratch } from './step-arrays';
-import type { Bounds } from './update';
+import { disposeBounds } from './bounds';
 import { initialMlp, mlpParamShapes, mlpPolicy, tabularPolicy, type MlpShape } from './policy';
 
 /** The shared MLP of the experiment's policy over `width` inputs. */
@@ -90,23 +90,6 @@ export function refreshHyper(d: DeviceRuns, exp: Experiment, specs: RunSpec[]): 
   disposeBounds(d.consts.eps);
   d.consts.eps = null; // rebuilt at the next iteration
   d.opt.lr = lrsOf(exp, specs);
-}
-
-/** Per-run bounds [lo, hi] as scalars where every run has the same, else as [R, S, P] tiles. */
-export function makeBounds(lo: number[], hi: number[], S: number, P: number): Bounds {
-  const R = lo.length;
-  const f = Math.fround;
-  if (lo.every((x) => f(x) === f(lo[0])) && hi.every((x) => f(x) === f(hi[0]))) return { lo: f(lo[0]), hi: f(hi[0]) };
-  const tile = (x: number[]) => {
-    const a = new Float32Array(R * S * P);
-    x.forEach((v, r) => a.fill(v, r * S * P, (r + 1) * S * P));
-    return tf.tensor3d(a, [R, S, P]);
-  };
-  return { lo: tile(lo), hi: tile(hi) };
-}
-
-function disposeBounds(b: Bounds | null): void {
-  if (b && typeof b.lo !== 'number') tf.dispose([b.lo, b.hi as tf.Tensor]);
 }
 
 export function disposeDeviceRuns(d: DeviceRuns): void {

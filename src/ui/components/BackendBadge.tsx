@@ -1,4 +1,4 @@
-import type { BackendReport } from '../../exec/tensor/backend';
+import type { BackendReport } from '../../core/run/backend-report';
 import { adapterText } from '../backend-text';
 import { setDraftValue, useApp } from '../store';
 

@@ -1,4 +1,4 @@
-import type { BackendReport } from '../../exec/tensor/backend';
+import type { BackendReport } from '../../core/run/backend-report';
 import { buildResult, type ExperimentResult } from '../../core/run/result';
 import { truncateSeries } from '../../core/run/series';
 import { seedPosition } from '../../core/run/partition';
