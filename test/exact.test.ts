@@ -3,10 +3,10 @@ import { resolveConfig } from '../src/core/config/resolve';
 import { computeOptimum, evaluatePolicy, makeEvalScratch, makePolicyValue, softmaxTable } from '../src/core/env/exact';
 import { buildTree, decodeSequence } from '../src/core/env/tree';
 import { ENV_PRESET_NAMES } from '../src/core/env/presets';
-import { buildProblem } from '../src/exec/cpu/problem';
-import { makeScratch } from '../src/exec/cpu/scratch';
-import { makeRun } from '../src/exec/cpu/state';
-import { sampleRollouts } from '../src/exec/cpu/rollouts';
+import { buildProblem } from '../src/exec/host/problem';
+import { makeScratch } from '../src/exec/host/scratch';
+import { makeRun } from '../src/exec/host/state';
+import { sampleRollouts } from '../src/exec/host/rollouts';
 import { customConfig, shardFor } from './support/engine';
 
 const presetExp = (preset: string, extra: Record<string, unknown> = {}) => resolveConfig({ version: 1, env: { preset }, ...extra });

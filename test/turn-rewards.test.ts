@@ -4,7 +4,7 @@ import { ALGORITHM_IDS } from '../src/core/algo/records';
 import { resolveConfig } from '../src/core/config/resolve';
 import type { Rng } from '../src/core/rng';
 import { iterate, type StepMetrics } from '../src/exec/cpu/iterate';
-import { computeAdvantages, sampleRollouts, weighEnumeration } from '../src/exec/cpu/rollouts';
+import { computeAdvantages, sampleRollouts, weighEnumeration } from '../src/exec/host/rollouts';
 import { CpuShard } from '../src/exec/cpu/shard';
 import { maxAbsDiff, shardFor } from './support/engine';
 import { maxCurveDiff, runCpu, runTensor, useBackend, type NodeBackend } from './support/tensor';

@@ -1,10 +1,10 @@
 import { evaluatePolicy, softmaxTable } from '../../core/env/exact';
-import type { Problem } from './problem';
-import { computeAdvantages, sampleRollouts, weighEnumeration } from './rollouts';
+import type { Problem } from '../host/problem';
+import { computeAdvantages, sampleRollouts, weighEnumeration } from '../host/rollouts';
 import { policyGradient, ppuUpdate, reinforceUpdate, sequentialUpdate, type UpdateStats } from './rules';
-import type { Scratch } from './scratch';
-import type { RunState } from './state';
-import { clearGradient, nodeKl, refreshLogZ } from './tabular';
+import type { Scratch } from '../host/scratch';
+import type { RunState } from '../host/state';
+import { clearGradient, nodeKl, refreshLogZ } from '../host/tabular';
 
 export interface StepMetrics {
   kl: number;

@@ -1,11 +1,11 @@
 import { turnOrder } from '../../core/algo/orders';
 import { algorithmLr } from '../../core/algo/records';
-import { optimizerStep } from './optimizer';
-import type { Problem } from './problem';
-import { criticStep } from './rollouts';
-import type { Scratch } from './scratch';
-import type { RunState } from './state';
-import { finishGradient, refreshLogZ } from './tabular';
+import { optimizerStep } from '../host/optimizer';
+import type { Problem } from '../host/problem';
+import { criticStep } from '../host/rollouts';
+import type { Scratch } from '../host/scratch';
+import type { RunState } from '../host/state';
+import { finishGradient, refreshLogZ } from '../host/tabular';
 
 // The update rules of algorithms.md §4 on a tabular policy. Every surrogate is scaled so that
 // its gradient at θ = θ_old is the policy gradient (1/(B·G)) Σ_i Σ_tok Â_i,tok ∇log π(tok).

@@ -6,6 +6,7 @@ import { computeOptimum } from '../../core/env/exact';
 import { buildTree } from '../../core/env/tree';
 import { chooseExecutor } from '../../core/run/choose';
 import { runShard, type ShardMessage, type ShardRequest } from './protocol';
+import type { Progress } from '../host/progress';
 
 /** Starts one shard somewhere (this thread, a worker thread, a Web Worker). */
 export type ShardLauncher = (req: ShardRequest, onMessage: (m: ShardMessage) => void) => { cancel(): void };
@@ -16,13 +17,7 @@ export const inThisThread: ShardLauncher = (req, onMessage) => {
   return { cancel() {} };
 };
 
-export interface Progress {
-  /** Iterations every run has completed. */
-  iteration: number;
-  total: number;
-  /** J of each reporting run at its latest iteration. */
-  latest: { spec: RunSpec; iteration: number; J: number }[];
-}
+export type { Progress } from '../host/progress';
 
 export interface CpuRunOptions {
   threads: number;

@@ -1,7 +1,7 @@
 import { applyScheduled } from '../../core/run/changes';
-import { buildProblem, type Problem } from './problem';
-import { makeScratch, type Scratch } from './scratch';
-import { makeRun, type RunState } from './state';
+import { buildProblem, type Problem } from '../host/problem';
+import { makeScratch, type Scratch } from '../host/scratch';
+import { makeRun, type RunState } from '../host/state';
 import { evaluateRun, iterate, type StepMetrics } from './iterate';
 import type { Experiment } from '../../core/config/resolve';
 import { makeRunSeries, putUpdate, recordEvaluation, recordUpdate, type RunSeries } from '../../core/run/series';

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { Experiment } from '../../core/config/resolve';
 import { algorithmLr } from '../../core/algo/records';
 import type { RunSpec } from '../../core/run/partition';
-import { ADAM } from '../cpu/optimizer';
+import { ADAM } from '../host/optimizer';
 import { dropForward, type DeviceRuns } from './device-iteration';
 import { makeStepScratch } from './step-arrays';
 import { disposeBounds } from './bounds';

@@ -1,9 +1,9 @@
 import { algorithmLr } from '../../core/algo/records';
-import type { Problem } from '../cpu/problem';
-import { computeAdvantages, criticStep, sampleRollouts, weighEnumeration } from '../cpu/rollouts';
-import type { Scratch } from '../cpu/scratch';
-import type { RunState } from '../cpu/state';
-import { logNormalizer, nodeKl } from '../cpu/tabular';
+import type { Problem } from '../host/problem';
+import { computeAdvantages, criticStep, sampleRollouts, weighEnumeration } from '../host/rollouts';
+import type { Scratch } from '../host/scratch';
+import type { RunState } from '../host/state';
+import { logNormalizer, nodeKl } from '../host/tabular';
 import type { RowEncoder } from './features';
 import { planIteration, type PlannedStep } from './schedule';
 

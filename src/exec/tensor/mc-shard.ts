@@ -12,7 +12,7 @@ import { disposeBatch, updateRuns, uploadBatch, type DeviceRuns } from './device
 import { disposeDeviceRuns, makeDeviceRuns, refreshHyper, mlpShape } from './device-runs';
 import { activeInputs, featureEncoder, inputSize } from './features';
 import { idleRun, makeHostBatch, type HostBatch } from './host';
-import { checkedGroupAdvantages } from '../cpu/rollouts';
+import { checkedGroupAdvantages } from '../host/rollouts';
 import { sampleTokens, sequenceIndex } from './mc-sampler';
 import { planIteration } from './schedule';
 

@@ -1,6 +1,6 @@
 import type { Experiment } from '../../core/config/resolve';
 import type { ExperimentResult } from '../../core/run/result';
-import type { Progress } from '../cpu/run-experiment';
+import type { Progress } from '../host/progress';
 import { nodeBackend } from './register-node';
 import { runOnTensor } from './run-experiment';
 

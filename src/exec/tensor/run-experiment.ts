@@ -2,7 +2,7 @@ import { stepsPerIteration } from '../../core/run/steps';
 import type { Experiment } from '../../core/config/resolve';
 import { allRuns, type RunSpec } from '../../core/run/partition';
 import { buildResult, type ExperimentResult } from '../../core/run/result';
-import type { Progress } from '../cpu/run-experiment';
+import type { Progress } from '../host/progress';
 import { needsMonteCarlo } from '../../core/config/resolve';
 import type { RunSeries } from '../../core/run/series';
 import { McShard } from './mc-shard';

@@ -1,6 +1,6 @@
 import { turnOrder } from '../../core/algo/orders';
-import type { Problem } from '../cpu/problem';
-import type { RunState } from '../cpu/state';
+import type { Problem } from '../host/problem';
+import type { RunState } from '../host/state';
 
 /**
  * One optimizer step of one run, in the order the CPU executor takes them (rules.ts): the

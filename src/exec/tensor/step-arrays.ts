@@ -1,4 +1,4 @@
-import { ADAM } from '../cpu/optimizer';
+import { ADAM } from '../host/optimizer';
 import type { AlgorithmRecord } from '../../core/algo/records';
 import type { HostBatch } from './host';
 import { countSteps } from './schedule';

@@ -184,7 +184,7 @@ export function step(ctx: StepContext, st: StepState, fields: () => StepTensors,
 /**
  * Gradient ascent: SGD (θ + g where the learning rate is already in the coefficients, else
  * θ + lr·g with each run's lr), or Adam with the step's scope and bias corrections
- * (cpu/optimizer.ts), folded by the host into s1 = scope·(1 − β1), s2 = scope·(1 − β2),
+ * (host/optimizer.ts), folded by the host into s1 = scope·(1 − β1), s2 = scope·(1 − β2),
  * lc1 = scope·lr / c1 (the run's lr), ic2 = 1 / c2:
  *   m ← m + s1·(g − m),  v ← v + s2·(g² − v),  θ ← θ + lc1·m / (√(v·ic2) + ε)
  * (out of scope s1 = s2 = lc1 = 0: nothing moves; in scope m and v are Adam's new moments).
