@@ -3,6 +3,7 @@ import { LIMITS } from '../core/config/schema';
 import { ENV_PRESETS } from '../core/env/presets';
 import { ALGORITHM_DEFAULTS, ALGORITHM_IDS, ALGORITHM_PRESETS, algorithmLabel, baseName, presetRecord, type AlgorithmRecord } from '../core/algo/records';
 import { isCustomEnv } from './controls/registry';
+import { isRecord } from '../core/config/fields';
 
 // Structural edits of a draft (for the store's replaceDraft): add or remove an algorithm,
 // switch the environment between presets and a custom table, resize a custom table. Pure.
@@ -13,7 +14,6 @@ export type DraftEdit = { ok: true; draft: Draft } | { ok: false; error: string 
 /** The reward editor shows tables of at most this many cells (contexts · V^(T·L)). */
 export const MAX_EDITOR_CELLS = 512;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** The draft's algorithm entries; a config that leaves them out runs the nine named ones (resolveConfig). */
 export function algorithmsOf(draft: Draft): unknown[] {
   if (Array.isArray(draft.algorithms)) return draft.algorithms;

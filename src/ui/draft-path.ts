@@ -1,6 +1,8 @@
 // Config paths as the controls and error messages write them ("env.rewards[0][3]",
 // "algorithms[2].clip") and immutable reads and writes through them. Pure: no React.
 
+import { isRecord } from '../core/config/fields';
+
 export type PathKey = string | number;
 
 /** "a.b[2].c" → ["a", "b", 2, "c"]; "" → []. */
@@ -18,7 +20,6 @@ export function joinPath(keys: readonly PathKey[]): string {
   return s;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The value at `path`, or undefined where any step is missing. */
 export function getPath(obj: unknown, path: string): unknown {

@@ -4,6 +4,7 @@ import { LIMITS } from '../core/config/schema';
 import { controlsFor, isCustomEnv, type ControlDef } from './controls/registry';
 import { customTableShape } from './draft-edits';
 import { getPath, joinPath, parsePath } from './draft-path';
+import { isRecord } from '../core/config/fields';
 
 // The draft (the config object the controls edit) checked control by control before
 // resolveConfig, so several bad fields each get their message at once; and resolveConfig's
@@ -175,7 +176,6 @@ export function validateDraft(draft: Draft): Record<string, string> {
   return out;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Paths the controls show messages under, for this draft (besides the registry's). */
 function extraPaths(draft: Draft): string[] {

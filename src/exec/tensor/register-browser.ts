@@ -6,6 +6,7 @@ import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import wasmPlain from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
 import wasmSimd from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
 import wasmThreaded from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
+import { BACKENDS } from '../../core/options';
 import { selectBackend, type AdapterInfo, type BackendAttempt, type BackendName, type BackendReport } from './backend';
 
 // Browser (page or Web Worker): all four tfjs backends. The wasm binaries are bundled by Vite and
@@ -19,7 +20,8 @@ setWasmPaths({
   'tfjs-backend-wasm-threaded-simd.wasm': wasmThreaded,
 });
 
-export const BROWSER_BACKENDS: BackendName[] = ['webgpu', 'webgl', 'wasm', 'cpu'];
+/** Every backend, in the order the page tries them (src/core/options.ts). */
+export const BROWSER_BACKENDS: BackendName[] = [...BACKENDS];
 /** Where an explicitly asked backend falls back to, in order. */
 const FALLBACK: BackendName[] = ['webgl', 'wasm', 'cpu'];
 const TIMEOUT_MS = 20_000;

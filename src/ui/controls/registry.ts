@@ -2,39 +2,27 @@ import { describeRange, type NumSpec } from '../../core/config/fields';
 import { LIMITS } from '../../core/config/schema';
 import { DEFAULTS } from '../../core/config/defaults';
 import { ENV_PRESETS, ENV_PRESET_NAMES } from '../../core/env/presets';
-import type { Noise } from '../../core/env/types';
-import type { Estimator, Normalization } from '../../core/algo/advantages';
-import {
-  ALGORITHM_IDS,
-  FIELDS_USED_BY_RULE,
-  type AlgorithmRecord,
-  type RatioLevel,
-  type Rule,
-  type TurnOrder,
-  type TurnRatio,
-} from '../../core/algo/records';
+import * as O from '../../core/options';
+import { ALGORITHM_IDS, FIELDS_USED_BY_RULE, type AlgorithmRecord, type Rule } from '../../core/algo/records';
 
 // The typed parameter registry (as TensorFlow Playground's state.ts): one entry per control,
 // with the range the schema checks (LIMITS, or a preset's allowed sizes), the option lists,
 // a tooltip in the terms of algorithms.md, and whether a change applies live or restarts.
 // Pure: no React. validateDraft (../draft.ts) checks every entry with the schema's builders.
 
-/**
- * Option lists the schema (schema.ts) writes inline in its oneOf(...) calls. Duplicated here,
- * once; test/ui-draft.test.ts checks each against the schema's own message.
- */
+/** The controls' option lists: the tuples of src/core/options.ts, the ones the schema checks. */
 export const OPTIONS = {
-  mode: ['exact', 'sampled'] as const,
-  optimizer: ['sgd', 'adam'] as const,
-  policy: ['tabular', 'mlp'] as const,
-  activation: ['tanh', 'relu'] as const,
-  noise: ['none', 'gaussian', 'bernoulli'] as const satisfies readonly Noise['kind'][],
-  advantage: ['grae', 'rloo', 'gae'] as const satisfies readonly Estimator[],
-  normalization: ['none', 'group', 'batch'] as const satisfies readonly Normalization[],
-  rule: ['reinforce', 'ppu', 'sequential'] as const satisfies readonly Rule[],
-  ratio: ['token', 'sequence'] as const satisfies readonly RatioLevel[],
-  order: ['reverse', 'forward', 'random'] as const satisfies readonly TurnOrder[],
-  turnRatio: ['product', 'geomean'] as const satisfies readonly TurnRatio[],
+  mode: O.MODES,
+  optimizer: O.OPTIMIZERS,
+  policy: O.POLICY_KINDS,
+  activation: O.ACTIVATIONS,
+  noise: O.NOISE_KINDS,
+  advantage: O.ESTIMATORS,
+  normalization: O.NORMALIZATIONS,
+  rule: O.RULES,
+  ratio: O.RATIO_LEVELS,
+  order: O.TURN_ORDERS,
+  turnRatio: O.TURN_RATIOS,
 };
 
 export type ControlKind = 'int' | 'number' | 'select' | 'bool' | 'intList';
