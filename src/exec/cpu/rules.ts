@@ -1,10 +1,10 @@
-import { turnOrder } from '../../core/algo/orders';
 import { algorithmLr } from '../../core/algo/records';
 import { optimizerStep } from '../host/optimizer';
 import type { Problem } from '../host/problem';
 import { criticStep } from '../host/rollouts';
 import type { Scratch } from '../host/scratch';
 import type { RunState } from '../host/state';
+import { walkIteration, type StepView } from '../host/schedule';
 import { finishGradient, refreshLogZ } from '../host/tabular';
 
 // The update rules of algorithms.md §4 on a tabular policy. Every surrogate is scaled so that
@@ -102,19 +102,6 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
   for (let j = n0; j < n1; j++) sc.grad.fill(0, b.nodes[j] * V, b.nodes[j] * V + V);
 }
 
-/** `epochs` passes over the batch, each split into `minibatches` seeded-shuffled chunks. */
-function runEpochs(pb: Problem, run: RunState, sc: Scratch, term: Term, stats: UpdateStats, withCritic: boolean): void {
-  const n = sc.batch.n;
-  const chunks = pb.exact ? 1 : run.algo.minibatches;
-  const size = n / chunks;
-  for (let i = 0; i < n; i++) sc.perm[i] = i;
-  for (let epoch = 0; epoch < run.algo.epochs; epoch++) {
-    if (chunks > 1) run.shuffleRng.shuffle(sc.perm, n);
-    for (let c = 0; c < chunks; c++) clippedStep(pb, run, sc, term, c * size, (c + 1) * size, chunks, stats);
-    if (withCritic) criticStep(pb, run, sc, criticLr(pb, run));
-  }
-}
-
 /** REINFORCE: one step along Σ_tok Â·∇log π(tok); the gradient is already in sc.grad (policyGradient). */
 export function reinforceUpdate(pb: Problem, run: RunState, sc: Scratch): void {
   const b = sc.batch;
@@ -122,50 +109,54 @@ export function reinforceUpdate(pb: Problem, run: RunState, sc: Scratch): void {
   criticStep(pb, run, sc, criticLr(pb, run));
 }
 
-/** PPU, all turns at once: token-level (PPO/GRPO) or sequence-level (GSPO) ratios. */
+/** The clipped objective a planned step takes (host/schedule.ts), on this executor's batch. */
+function termOf(s: Readonly<StepView>, b: Scratch['batch'], N: number, M: Float64Array | null): Term {
+  const ratio = !s.grouped ? 'token' : s.geo !== 1 ? 'geomean' : 'product';
+  return s.advFrom === 'adv'
+    ? { k0: s.k0, k1: s.k1, ratio, advantage: b.adv, stride: 1, offset: 0, M, turn: s.turn }
+    : { k0: s.k0, k1: s.k1, ratio, advantage: b.advTok, stride: N, offset: s.k0, M, turn: s.turn };
+}
+
+/** PPU, all turns at once: token-level (PPO/GRPO) or sequence-level (GSPO) ratios; a GAE critic steps after each pass. */
 export function ppuUpdate(pb: Problem, run: RunState, sc: Scratch, stats: UpdateStats): void {
   const b = sc.batch;
-  const term: Term =
-    run.algo.ratio === 'token'
-      ? { k0: 0, k1: b.N, ratio: 'token', advantage: b.advTok, stride: b.N, offset: 0, M: null, turn: -1 }
-      : { k0: 0, k1: b.N, ratio: 'geomean', advantage: b.adv, stride: 1, offset: 0, M: null, turn: -1 };
-  runEpochs(pb, run, sc, term, stats, run.algo.advantage === 'gae');
+  const withCritic = run.algo.advantage === 'gae';
+  walkIteration({ tree: pb.tree, exact: pb.exact, rollouts: b.n }, run, sc, (s) => {
+    clippedStep(pb, run, sc, termOf(s, b, pb.tree.N, null), s.from, s.to, s.scale, stats);
+    if (withCritic && s.lastOfEpoch) criticStep(pb, run, sc, criticLr(pb, run));
+  });
 }
 
 /**
  * Sequential update (HAML / SeeUPO): the turns are updated one at a time in `order`
- * (reverse = backward induction), each turn's clipped objective multiplied by M, the
- * product of the probability ratios of the turns already updated.
+ * (reverse = backward induction; the schedule is host/schedule.ts), each turn's clipped
+ * objective multiplied by M, the product of the probability ratios of the turns already updated.
  */
 export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats: UpdateStats, onTurn?: (turn: number) => void): void {
   const b = sc.batch;
-  const { L, T, V, N } = pb.tree;
-  const { order, turnRatio, mCorrection, mClip } = run.algo;
+  const { V, N } = pb.tree;
+  const { mCorrection, mClip } = run.algo;
   const M = b.M;
   M.fill(1, 0, b.n);
-  for (const t of turnOrder(order, T, run.orderRng, sc.order)) {
-    const k0 = t * L;
-    const k1 = k0 + L;
-    const term: Term = { k0, k1, ratio: turnRatio, advantage: b.advTok, stride: N, offset: k0, M: mCorrection ? M : null, turn: t };
-    runEpochs(pb, run, sc, term, stats, false);
-    if (!mCorrection) {
-      onTurn?.(t);
-      continue;
-    }
-    // M ← M · (π_θ / π_old)(a_t): the whole turn's true ratio at the parameters just reached.
-    refreshLogZ(run.theta, V, b.nodes, nodesFrom(sc, t), nodesTo(sc, t), sc.logZ);
-    for (let i = 0; i < b.n; i++) {
-      let logRatio = 0;
-      for (let k = k0; k < k1; k++) {
-        const j = i * N + k;
-        logRatio += run.theta[b.node[j] * V + b.tok[j]] - sc.logZ[b.node[j]] - b.logpOld[j];
+  walkIteration({ tree: pb.tree, exact: pb.exact, rollouts: b.n }, run, sc, (s) => {
+    clippedStep(pb, run, sc, termOf(s, b, N, mCorrection ? M : null), s.from, s.to, s.scale, stats);
+    if (!s.lastOfTurn) return;
+    if (mCorrection) {
+      // M ← M · (π_θ / π_old)(a_t): the whole turn's true ratio at the parameters just reached.
+      refreshLogZ(run.theta, V, b.nodes, nodesFrom(sc, s.turn), nodesTo(sc, s.turn), sc.logZ);
+      for (let i = 0; i < b.n; i++) {
+        let logRatio = 0;
+        for (let k = s.k0; k < s.k1; k++) {
+          const j = i * N + k;
+          logRatio += run.theta[b.node[j] * V + b.tok[j]] - sc.logZ[b.node[j]] - b.logpOld[j];
+        }
+        M[i] *= Math.exp(logRatio);
+        if (mClip !== null) M[i] = Math.min(Math.max(M[i], 1 - mClip), 1 + mClip);
+        sc.probe += M[i] * 0;
       }
-      M[i] *= Math.exp(logRatio);
-      if (mClip !== null) M[i] = Math.min(Math.max(M[i], 1 - mClip), 1 + mClip);
-      sc.probe += M[i] * 0;
     }
-    onTurn?.(t);
-  }
+    onTurn?.(s.turn);
+  });
   // GAE's critic: one step per epoch (§3), as for the simultaneous rules
   for (let e = 0; e < run.algo.epochs; e++) criticStep(pb, run, sc, criticLr(pb, run));
 }
