@@ -1,9 +1,10 @@
 import { memo } from 'react';
-import { AXIS_TITLES, chartDomain, effectiveAxis, seedLines, type SeedLines, type SeedRow } from '../../charts/derive';
+import { AXIS_TITLES, chartDomain, effectiveAxis, seedLines, type SeedLines } from '../../charts/derive';
 import { useApp } from '../../store';
 import { ChartExport } from './ChartExport';
 import { fmtX, fmtY, idClass, useDerived, SLOTS } from './common';
 import { seedsText } from '../../live';
+import { linearScale, linePath } from './plot-geometry';
 
 // Small multiples as plain SVG: one path per seed (up to 32 seeds × 9 algorithms).
 
@@ -12,24 +13,13 @@ const MAX_POINTS = 120;
 const W = 240;
 const H = 100;
 
-/** Polyline through (x, value) with a gap wherever the value is null. */
-function path(rows: SeedRow[], get: (r: SeedRow) => number | null, sx: (x: number) => number, sy: (v: number) => number): string {
-  let d = '', pen = false;
-  for (const r of rows) {
-    const v = get(r);
-    if (v === null) { pen = false; continue; }
-    d += `${pen ? 'L' : 'M'}${sx(r.x).toFixed(1)},${sy(v).toFixed(1)}`;
-    pen = true;
-  }
-  return d;
-}
-
 const Multiple = memo(function Multiple({ s, Jstar, domain, seedIndices }: { s: SeedLines; Jstar: number; domain: [number, number]; seedIndices: readonly number[] }) {
   const [lo, hi] = domain;
   const x0 = s.rows.length ? s.rows[0].x : 0, x1 = s.rows.length ? s.rows[s.rows.length - 1].x : 0;
-  const sx = (x: number) => (x1 > x0 ? ((x - x0) / (x1 - x0)) * W : 0);
-  const sy = (v: number) => H - ((Math.min(hi, Math.max(lo, v)) - lo) / (hi - lo)) * H;
-  const seeds = Array.from({ length: s.drawn }, (_, i) => path(s.rows, (r) => r.seeds[i], sx, sy));
+  // the same scales and polyline as every other chart (plot-geometry.ts), in the small viewBox
+  const sx = x1 > x0 ? linearScale([x0, x1], [0, W]) : () => 0;
+  const sy = linearScale([lo, hi], [H, 0]);
+  const seeds = Array.from({ length: s.drawn }, (_, i) => linePath(s.rows, (r) => r.seeds[i], sx, sy));
   return (
     <figure className={`multiple ${idClass(s.id)}`} data-algorithm={s.id} aria-label={`${s.label}: J of ${s.drawn} of ${s.total} seeds and their mean`}>
       <figcaption>
@@ -51,7 +41,7 @@ const Multiple = memo(function Multiple({ s, Jstar, domain, seedIndices }: { s: 
           {seeds.map((d, i) => (
             <path key={i} className="seed" data-seed={seedIndices[i]} d={d} stroke={s.color} strokeOpacity={0.25} strokeWidth={1} fill="none" vectorEffect="non-scaling-stroke" />
           ))}
-          <path className="mean" d={path(s.rows, (r) => r.mean, sx, sy)} stroke={s.color} strokeWidth={2.5} fill="none"
+          <path className="mean" d={linePath(s.rows, (r) => r.mean, sx, sy)} stroke={s.color} strokeWidth={2.5} fill="none"
             strokeLinejoin="round" vectorEffect="non-scaling-stroke" />
         </svg>
         <div className="mult-x" aria-hidden="true">
