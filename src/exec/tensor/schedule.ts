@@ -1,27 +1,14 @@
-import { walkIteration, type PlanProblem, type PlanRun } from '../host/schedule';
+import { walkIteration, type PlanProblem, type PlanRun, type StepView } from '../host/schedule';
 
 /**
  * One optimizer step of one run, as the tensor executor batches it: the steps of the one
  * schedule (host/schedule.ts) the CPU executor walks too, so the same random numbers are drawn.
  */
-export interface PlannedStep {
-  /** Turn whose parameters move (−1: every turn). */
-  turn: number;
+export interface PlannedStep extends Pick<StepView, 'turn' | 'scale' | 'grouped' | 'geo' | 'advFrom' | 'k0' | 'k1' | 'counted'> {
   /** Rollouts in this step's chunk (null: all), each weighted by its batch weight · scale. */
   rollouts: Int32Array | null;
-  scale: number;
-  /** Token terms (each token its own ratio) or one ratio over tokens [k0, k1). */
-  grouped: boolean;
-  /** 1 / tokens for a geometric-mean ratio, else 1. */
-  geo: number;
-  /** A grouped term's advantage: the rollout's Â ('adv') or the token advantage at k0 ('advTok'). */
-  advFrom: 'adv' | 'advTok';
-  k0: number;
-  k1: number;
   /** The last step of a turn under the M correction: M takes this turn's ratio afterwards. */
   endsTurn: boolean;
-  /** Clip statistics count (every rule but REINFORCE). */
-  counted: boolean;
 }
 
 export type { PlanProblem, PlanRun } from '../host/schedule';
