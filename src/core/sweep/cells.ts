@@ -51,7 +51,10 @@ export function parseSweep(raw: unknown): Sweep {
   const cells = axes.reduce((n, a) => n * a.values.length, 1);
   if (cells > SWEEP_LIMITS.cells)
     throw new ConfigError('axes', `${axes.map((a) => `${a.path} (${a.values.length} values)`).join(' × ')} make ${cells.toLocaleString('en-US')} cells; the limit is ${SWEEP_LIMITS.cells.toLocaleString('en-US')}: use fewer values`);
-  return { base, axes, paths, cells };
+  const sweep = { base, axes, paths, cells };
+  // every cell is checked here, so each shard of a sweep refuses a bad value before any runs
+  for (let c = 0; c < cells; c++) resolveCell(sweep, c);
+  return sweep;
 }
 
 function resolveBase(base: Record<string, unknown>): Experiment {
