@@ -57,7 +57,7 @@ describe('sweep format', () => {
     const s = parseSweep(sweepOf([{ path: 'optimizer.lr', values: [0.1, 1] }, { path: 'algorithms.*.clip', grid: { from: 0.1, to: 0.3, count: 3 } }]));
     expect(s.cells).toBe(6);
     expect([0, 1, 2, 3, 5].map((c) => cellValues(s, c))).toEqual([[0.1, 0.1], [0.1, 0.2], [0.1, 0.3], [1, 0.1], [1, 0.3]]);
-    const c = cellConfig(s, 4) as typeof BASE & { algorithms: Record<string, unknown>[] };
+    const c = cellConfig(s, 4) as { optimizer: unknown; algorithms: Record<string, unknown>[] };
     expect(c.optimizer).toEqual({ kind: 'sgd', lr: 1 });
     // clip is read by ppu and sequential rules, not by reinforce: no "ignored" warning for it
     expect(c.algorithms.map((a) => a.clip)).toEqual([0.2, 0.2, 0.2, 0.2, undefined]);
