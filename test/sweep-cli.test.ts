@@ -85,6 +85,29 @@ describe('sweep and merge (separate processes)', () => {
     expect(new Set(doc.cells.map((c) => JSON.stringify(c.algorithms.map((a) => a.finalJ)))).size).toBe(6);
   });
 
+  it('MLP cells (the per-cell fallback on the tensor executor) equal `run` of the cell too', () => {
+    const file = tmp.file('mlp-sweep.json', {
+      version: 1,
+      base: { version: 1, env: { preset: 'lock' }, mode: 'sampled', iterations: 6, seeds: 2, policy: { kind: 'mlp', hidden: [8] }, algorithms: [{ id: 'grpo' }, { id: 'seeupo' }] },
+      axes: [{ path: 'optimizer.lr', values: [0.3, 1] }],
+    });
+    const r = cli('sweep', file, '--threads', '1');
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { cells: Cell[] };
+    for (const cell of doc.cells) {
+      const alone = JSON.parse(cli('run', tmp.file(`mlp-${cell.index}.json`, cli('sweep', file, '--cell', String(cell.index)).stdout)).stdout) as {
+        Jstar: number;
+        algorithms: { id: string; summary: { finalJ: unknown; atOptimum: number; violations: number; medianItersTo95: number | null } }[];
+      };
+      expect(cell.Jstar).toBe(alone.Jstar);
+      const { finalJ, atOptimum, violations, medianItersTo95 } = alone.algorithms[0]!.summary;
+      expect(cell.algorithms.map(({ claims: _, ...a }) => a)).toEqual(
+        alone.algorithms.map((a) => ({ id: a.id, finalJ: a.summary.finalJ, atOptimum: a.summary.atOptimum, violations: a.summary.violations, medianItersTo95: a.summary.medianItersTo95 })),
+      );
+      expect([finalJ, atOptimum, violations, medianItersTo95]).not.toContain(undefined);
+    }
+  });
+
   it('--shard is checked strictly; merge refuses an incomplete or mixed set', () => {
     for (const bad of ['3/3', '1/0', '-1/2', '1/x', '1', '1/2/3', ' 1/2', '01/99999'])
       oneLine(cli('sweep', TINY, `--shard=${bad}`), '--shard: must be I/N with N from 1 to 4096 and I from 0 to N−1');
