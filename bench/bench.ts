@@ -1,6 +1,9 @@
 // npm run bench [-- SECTION…] — sections (all of them, in this order, when none is named):
 //   cpu       wall time of the CPU executor on the default experiment (9 algorithms × 16 seeds ×
 //             200 iterations, sampled, lock, G = 8) and at 256 seeds, one thread and all threads
+//   sweep     a batched sweep (9 algorithms × 8 learning rates × 3 normalizations × 16 seeds × 200
+//             iterations: 3,456 runs) on one and two threads, µs per run-iteration beside the
+//             single experiment's (bench/sweep.ts; SWEEP_BENCH_SEEDS=N for another seed count)
 //   baseline  the straightforward baseline against it (bench/baseline-rows.ts)
 //   tensor    the tensor executor on the Node tfjs backends (bench/tensor.ts)
 //   scaling   cost per iteration against turns, tokens per turn, vocab, G and seeds, both executors (bench/scaling.ts)
@@ -55,6 +58,11 @@ async function cpuSection(): Promise<void> {
     );
 }
 
+async function sweepSection(): Promise<void> {
+  const { sweepRows } = await import('./sweep');
+  await sweepRows(all);
+}
+
 // the straightforward baseline (bench/baseline/: one run at a time, plain arrays, one thread) against the CPU executor
 async function baselineSection(): Promise<void> {
   const { baselineRows, printBaselineRows } = await import('./baseline-rows');
@@ -90,6 +98,7 @@ async function memorySection(): Promise<void> {
 
 const SECTIONS: Record<string, () => Promise<void>> = {
   cpu: cpuSection,
+  sweep: sweepSection,
   baseline: baselineSection,
   tensor: tensorSection,
   scaling: scalingSection,

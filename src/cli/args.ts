@@ -7,24 +7,30 @@ import { InputError } from './errors';
 // value given to a switch (--debug=1) or an extra argument is invalid input, exit 2 with one line
 // naming it; never ignored.
 
-export type Command = 'run' | 'claims' | 'advantages';
+export type Command = 'run' | 'claims' | 'advantages' | 'sweep' | 'merge';
 
 export interface Args {
   /** null: no command (with --help: print the usage). */
   command: Command | null;
-  /** The input file (CONFIG.json or INPUT.json), if given. */
+  /** The input file (CONFIG.json, INPUT.json or SWEEP.json), if given. */
   file: string | null;
+  /** merge: every input file (SHARD.json ...); the other commands: `file` alone, if given. */
+  files: string[];
   out?: string;
   threads?: string;
   executor?: string;
   backend?: string;
   link?: string;
+  /** sweep: "I/N", run cells I, I + N, … only. */
+  shard?: string;
+  /** sweep: print cell K's experiment config instead of running. */
+  cell?: string;
   debug: boolean;
   help: boolean;
 }
 
 const HINT = '(seeupo-explorer --help shows the usage)';
-const COMMANDS: readonly Command[] = ['run', 'claims', 'advantages'];
+const COMMANDS: readonly Command[] = ['run', 'claims', 'advantages', 'sweep', 'merge'];
 
 const OPTIONS = {
   out: { type: 'string' },
@@ -32,6 +38,8 @@ const OPTIONS = {
   executor: { type: 'string' },
   backend: { type: 'string' },
   link: { type: 'string' },
+  shard: { type: 'string' },
+  cell: { type: 'string' },
   debug: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -43,6 +51,8 @@ const ALLOWED: Record<Command, readonly OptionName[]> = {
   run: ['out', 'threads', 'executor', 'backend', 'link', 'debug', 'help'],
   claims: ['out', 'threads', 'executor', 'backend', 'link', 'debug', 'help'],
   advantages: ['debug', 'help'],
+  sweep: ['out', 'threads', 'shard', 'cell', 'debug', 'help'],
+  merge: ['out', 'debug', 'help'],
 };
 
 const VALUE_HINT: Record<string, string> = {
@@ -51,6 +61,8 @@ const VALUE_HINT: Record<string, string> = {
   executor: 'auto|cpu|tensor',
   backend: 'wasm|cpu',
   link: "'URL'",
+  shard: 'I/N',
+  cell: 'K',
 };
 
 const bad = (what: string) => new InputError(`${what} ${HINT}`);
@@ -71,7 +83,7 @@ export function parseArgs(argv: string[]): Args {
     if (t.kind === 'option-terminator') continue;
     const name = t.name;
     const raw = shownArg(t.rawName);
-    if (!Object.hasOwn(OPTIONS, name)) throw bad(`${raw}: unknown option; the options are --out, --threads, --executor, --backend, --link, --debug, --help`);
+    if (!Object.hasOwn(OPTIONS, name)) throw bad(`${raw}: unknown option; the options are --out, --threads, --executor, --backend, --link, --shard, --cell, --debug, --help`);
     const spec = OPTIONS[name as OptionName];
     if (spec.type === 'boolean') {
       if (t.value !== undefined) throw bad(`${raw}: takes no value, got ${quote(t.value)}`);
@@ -99,15 +111,18 @@ export function parseArgs(argv: string[]): Args {
     executor: str('executor'),
     backend: str('backend'),
     link: str('link'),
+    shard: str('shard'),
+    cell: str('cell'),
     debug: values.debug === true,
     help: values.help === true,
   };
   const [command, file, ...extra] = positionals;
-  if (command === undefined) return { command: null, file: null, ...options };
-  if (!(COMMANDS as readonly string[]).includes(command)) throw bad(`unknown command ${quote(command)}; the commands are run, claims and advantages`);
+  if (command === undefined) return { command: null, file: null, files: [], ...options };
+  if (!(COMMANDS as readonly string[]).includes(command)) throw bad(`unknown command ${quote(command)}; the commands are run, claims, advantages, sweep and merge`);
   const cmd = command as Command;
-  if (extra.length) throw bad(`${cmd}: unexpected argument ${shownArg(extra[0]!)}${extra.length > 1 ? ` (and ${extra.length - 1} more)` : ''}; ${cmd} takes one ${cmd === 'advantages' ? 'INPUT.json' : 'CONFIG.json'}`);
+  const takes = cmd === 'advantages' ? 'INPUT.json' : cmd === 'sweep' ? 'SWEEP.json' : 'CONFIG.json';
+  if (extra.length && cmd !== 'merge') throw bad(`${cmd}: unexpected argument ${shownArg(extra[0]!)}${extra.length > 1 ? ` (and ${extra.length - 1} more)` : ''}; ${cmd} takes one ${takes}`);
   for (const name of seen)
     if (!ALLOWED[cmd].includes(name as OptionName)) throw bad(`--${name}: not an option of ${cmd}${cmd === 'advantages' ? ' (it takes INPUT.json only)' : ''}`);
-  return { command: cmd, file: file ?? null, ...options };
+  return { command: cmd, file: file ?? null, files: file === undefined ? [] : [file, ...extra], ...options };
 }

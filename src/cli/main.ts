@@ -14,12 +14,16 @@ import { InputError } from './errors';
 import { advantagesOf, parseAdvantagesInput, readJson } from './inputs';
 import { writeJson } from './write-json';
 import { progressBar } from './progress';
+import { mergeCommand, sweepCommand } from './sweep';
 
 const USAGE = `usage:
   seeupo-explorer run CONFIG.json [--out RESULT.json] [--threads N] [--executor auto|cpu|tensor] [--backend wasm|cpu] [--debug]
   seeupo-explorer run --link 'URL' [same options]   (a permalink from the page; prints the result and its hash)
   seeupo-explorer claims CONFIG.json|--link 'URL' [same options]   (runs it; prints only the paper's five claims, verdicts with evidence)
   seeupo-explorer advantages INPUT.json
+  seeupo-explorer sweep SWEEP.json [--shard I/N] [--out FILE] [--threads N]   (a grid of experiments, docs/sweeps.md; shard I of N runs cells I, I+N, …)
+  seeupo-explorer sweep SWEEP.json --cell K   (prints cell K's experiment config, to run it on its own)
+  seeupo-explorer merge SHARD.json ... [--out FILE]   (every shard's output → the unsharded sweep's, byte for byte)
 Exit codes: 0 success, 2 invalid input (one line on stderr), 1 any other failure.`;
 
 async function main(argv: string[]): Promise<number> {
@@ -29,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const command = args.command;
-  if (!command) throw new InputError('give a command: run, claims or advantages (seeupo-explorer --help shows the usage)');
+  if (!command) throw new InputError('give a command: run, claims, advantages, sweep or merge (seeupo-explorer --help shows the usage)');
   if (command === 'advantages') {
     if (!args.file) throw new InputError('advantages: give the input file: seeupo-explorer advantages INPUT.json');
     const advantages = advantagesOf(parseAdvantagesInput(readJson(args.file)));
@@ -40,10 +44,15 @@ async function main(argv: string[]): Promise<number> {
   if (out === '') throw new InputError(`--out: give the file to write: seeupo-explorer ${command} CONFIG.json --out FILE`);
   if (out !== undefined) checkWritableFolder(out);
   const threads = args.threads === undefined ? undefined : parseThreads(args.threads);
-  const result = await runFromArgs(command, args, threads);
-  // `claims` prints only the verdicts (cli-contract.md "Claims in results"); `run` the whole result,
-  // as a stream: the text of a large result is longer than the longest string V8 can make
-  const value = command === 'claims' ? { claimsRules: result.claimsRules, claims: result.claims } : result;
+  let value: unknown;
+  if (command === 'sweep') value = await sweepCommand(args, threads ?? availableParallelism(), new URL('./', import.meta.url));
+  else if (command === 'merge') value = mergeCommand(args);
+  else {
+    const result = await runFromArgs(command, args, threads);
+    // `claims` prints only the verdicts (cli-contract.md "Claims in results"); `run` the whole result,
+    // as a stream: the text of a large result is longer than the longest string V8 can make
+    value = command === 'claims' ? { claimsRules: result.claimsRules, claims: result.claims } : result;
+  }
   if (out !== undefined) await writeJson(value, createWriteStream(out), { end: true });
   else await writeJson(value, process.stdout);
   return 0;

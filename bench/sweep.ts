@@ -1,0 +1,78 @@
+// The sweep rows of `npm run bench` (issue 18, item 5): the default experiment's 9 algorithms over
+// 8 learning rates × 3 normalizations (16 seeds × 200 iterations each: 3,456 runs) as one batched
+// sweep, on one thread and on all, with µs per run-iteration beside the single experiment's
+// (the default experiment, the same threads). SWEEP_BENCH_SEEDS=N runs it with N seeds per cell.
+import { DEFAULT_CONFIG } from '../src/core/config/defaults';
+import { resolveConfig } from '../src/core/config/resolve';
+import { parseSweep } from '../src/core/sweep/cells';
+import { shardCells } from '../src/core/sweep/document';
+import { inThisThread, runOnCpu } from '../src/exec/cpu/run-experiment';
+import { nodeThreadLauncher } from '../src/exec/cpu/node-pool';
+import { runSweepCells } from '../src/cli/sweep-run';
+
+export interface SweepRow {
+  name: string;
+  threads: number;
+  runs: number;
+  seconds: number;
+}
+
+const dist = new URL('./', import.meta.url);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** The benchmark sweep: lr on a log grid 0.03 … 10 (8 points) × normalization none|group|batch over the default experiment. */
+export function benchSweep(seeds: number) {
+  return {
+    version: 1,
+    base: { ...DEFAULT_CONFIG, seeds },
+    axes: [
+      { path: 'optimizer.lr', grid: { from: 0.03, to: 10, count: 8, scale: 'log' } },
+      { path: 'algorithms.*.normalization', values: ['none', 'group', 'batch'] },
+    ],
+  };
+}
+
+async function timeSweep(seeds: number, threads: number, reps: number): Promise<SweepRow> {
+  const sweep = parseSweep(benchSweep(seeds));
+  const cells = shardCells(sweep.cells, null);
+  const opts = { threads, workers: threads > 1 ? dist : null, shard: null };
+  await runSweepCells(parseSweep(benchSweep(2)), cells, opts); // warm-up (JIT)
+  const times: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    const t0 = performance.now();
+    await runSweepCells(sweep, cells, opts);
+    times.push((performance.now() - t0) / 1000);
+  }
+  return { name: `sweep 8 lr × 3 norm, ${seeds} seeds`, threads, runs: sweep.cells * DEFAULT_CONFIG.algorithms.length * seeds, seconds: median(times) };
+}
+
+async function timeExperiment(threads: number, reps: number): Promise<SweepRow> {
+  const config = { ...DEFAULT_CONFIG };
+  const exp = resolveConfig(config);
+  const launch = threads === 1 ? inThisThread : nodeThreadLauncher(new URL('./cpu-worker.js', dist));
+  await runOnCpu(exp, config, { threads, launch });
+  const times: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    const t0 = performance.now();
+    await runOnCpu(exp, config, { threads, launch });
+    times.push((performance.now() - t0) / 1000);
+  }
+  return { name: 'default experiment, 16 seeds', threads, runs: exp.algorithms.length * exp.seeds, seconds: median(times) };
+}
+
+export async function sweepRows(allThreads: number): Promise<void> {
+  const seeds = Number(process.env.SWEEP_BENCH_SEEDS ?? 16);
+  if (!Number.isInteger(seeds) || seeds < 2 || seeds > 1024) throw new Error(`SWEEP_BENCH_SEEDS must be an integer from 2 to 1024, got ${process.env.SWEEP_BENCH_SEEDS}`);
+  const iterations = DEFAULT_CONFIG.iterations;
+  const perRunIt = (r: SweepRow) => (r.seconds * 1e6) / iterations / r.runs;
+  console.log(`Sweeps, batched (cells × algorithms × seeds in one experiment's shards): median of 3 after a warm-up, ${iterations} iterations per run`);
+  console.log('experiment                              threads    runs   wall s   µs/run-iteration   vs one experiment');
+  for (const threads of [...new Set([1, Math.min(2, allThreads)])]) {
+    const one = await timeExperiment(threads, 3);
+    const sweep = await timeSweep(seeds, threads, 3);
+    for (const r of [one, sweep]) {
+      const ratio = r === sweep ? `${((perRunIt(sweep) / perRunIt(one) - 1) * 100).toFixed(1).replace(/^(?!-)/, '+')}%` : '';
+      console.log(`${r.name.padEnd(40)}${String(r.threads).padStart(7)}${String(r.runs).padStart(8)}${r.seconds.toFixed(3).padStart(9)}${perRunIt(r).toFixed(2).padStart(19)}${ratio.padStart(20)}`);
+    }
+  }
+}
