@@ -8,7 +8,7 @@ import { parseSweep } from '../src/core/sweep/cells';
 import { shardCells } from '../src/core/sweep/document';
 import { inThisThread, runOnCpu } from '../src/exec/cpu/run-experiment';
 import { nodeThreadLauncher } from '../src/exec/cpu/node-pool';
-import { runSweepCells } from '../src/cli/sweep-run';
+import { runSweepCellsInNode as runSweepCells } from '../src/cli/sweep-run';
 
 export interface SweepRow {
   name: string;

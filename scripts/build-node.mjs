@@ -6,7 +6,6 @@ await build({
   entryPoints: {
     cli: 'src/cli/main.ts',
     'cpu-worker': 'src/exec/cpu/node-worker.ts',
-    'sweep-worker': 'src/cli/sweep-worker.ts',
     bench: 'bench/bench.ts',
   },
   outdir: 'dist',

@@ -6,8 +6,8 @@ import { perRunAxis, planJobs } from '../src/core/sweep/batch';
 import { cellOf, mergeShards, shardCells } from '../src/core/sweep/document';
 import { gridValues } from '../src/core/sweep/schema';
 import { inThisThread, runOnCpu } from '../src/exec/cpu/run-experiment';
-import { runSweepCells } from '../src/cli/sweep-run';
-import { runBatchShard } from '../src/cli/sweep-shard';
+import { runSweepCellsInNode as runSweepCells } from '../src/cli/sweep-run';
+import { runShard } from '../src/exec/cpu/protocol';
 import { allRuns } from '../src/core/run/partition';
 import type { RunSeries } from '../src/core/run/series';
 
@@ -139,7 +139,8 @@ describe('batched sweeps equal their cells run alone', () => {
     if (job?.kind !== 'batch') throw new Error('expected one batch');
     const run = (streams: number[]) => {
       let out: RunSeries[] = [];
-      runBatchShard({ exp: job.exp, specs: allRuns(job.exp), streams, progressEvery: 100 }, (m) => {
+      const specs = allRuns(job.exp).map((r) => ({ ...r, streamIndex: streams[r.algoIndex]! }));
+      runShard({ config: null, exp: job.exp, specs, progressEvery: 100 }, (m) => {
         if (m.type === 'done') out = m.series;
         if (m.type === 'error') throw new Error(m.message);
       });

@@ -5,7 +5,7 @@ import type { Args } from './args';
 import { InputError } from './errors';
 import { readJson, showPath } from './inputs';
 import { progressBar } from './progress';
-import { runSweepCells } from './sweep-run';
+import { runSweepCellsInNode } from './sweep-run';
 
 // `seeupo-explorer sweep SWEEP.json [--shard I/N] [--cell K]` and `seeupo-explorer merge SHARD.json ...`
 // (docs/sweeps.md). Both return the document to print; main.ts writes it.
@@ -30,7 +30,7 @@ export async function sweepCommand(args: Args, threads: number, dist: URL): Prom
     return cellConfig(sweep, k);
   }
   const bar = progressBar(process.stderr, shard ? `sweep ${shard.index}/${shard.count}` : 'sweep');
-  const { cells, warnings } = await runSweepCells(sweep, shardCells(sweep.cells, shard), {
+  const { cells, warnings } = await runSweepCellsInNode(sweep, shardCells(sweep.cells, shard), {
     threads,
     workers: threads > 1 ? dist : null,
     shard,

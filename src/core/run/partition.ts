@@ -3,6 +3,11 @@ import type { Experiment } from '../config/experiment';
 export interface RunSpec {
   algoIndex: number;
   seedIndex: number;
+  /**
+   * The algorithm position its random streams are keyed by, when not algoIndex: a sweep batch
+   * (core/sweep/batch.ts) runs cells × algorithms side by side, each run keyed as in its own cell.
+   */
+  streamIndex?: number;
 }
 
 type RunsOf = Pick<Experiment, 'algorithms' | 'seedIndices'>;

@@ -96,6 +96,3 @@ export function splitSeries(job: Extract<Job, { kind: 'batch' }>, series: readon
   }
   return out;
 }
-
-/** The stream index of a compiled algorithm: its position in its own cell. */
-export const streamIndexOf = (job: Extract<Job, { kind: 'batch' }>, algoIndex: number): number => job.owners[algoIndex]!.algoIndex;

@@ -1,4 +1,4 @@
-import { resolveConfig } from '../../core/config/resolve';
+import { resolveConfig, type Experiment } from '../../core/config/resolve';
 import type { RunSpec } from '../../core/run/partition';
 import type { RunSeries } from '../../core/run/series';
 import { CpuShard } from './shard';
@@ -6,6 +6,11 @@ import { CpuShard } from './shard';
 /** Messages between a runner and a shard worker (Node worker_threads or Web Workers alike). */
 export interface ShardRequest {
   config: unknown; // the raw config: the worker validates and resolves it itself
+  /**
+   * Or the experiment already resolved, for a sweep batch (core/sweep/batch.ts): its algorithm
+   * list is cells × algorithms, which no config states. Only the project's own runners send it.
+   */
+  exp?: Experiment;
   specs: RunSpec[];
   progressEvery: number; // iterations between progress messages
 }
@@ -18,7 +23,7 @@ export type ShardMessage =
 /** Run a shard to the end, posting J of its runs every `progressEvery` iterations. */
 export function runShard(req: ShardRequest, post: (m: ShardMessage) => void): void {
   try {
-    const shard = new CpuShard(resolveConfig(req.config), req.specs);
+    const shard = new CpuShard(req.exp ?? resolveConfig(req.config), req.specs);
     const progress = () => {
       const k = shard.iteration;
       post({ type: 'progress', iteration: k, J: Float64Array.from(shard.series, (s) => s.J[k]), specs: req.specs });

@@ -27,9 +27,26 @@ export interface CpuRunOptions {
 }
 
 /** Run an experiment on the CPU executor over `threads` shards and assemble the result JSON. */
-export function runOnCpu(exp: Experiment, config: unknown, opts: CpuRunOptions): Promise<ExperimentResult> {
+export async function runOnCpu(exp: Experiment, config: unknown, opts: CpuRunOptions): Promise<ExperimentResult> {
   const t0 = performance.now();
   const shards = partitionRuns(allRuns(exp), opts.threads);
+  const series = await runShardsOnCpu(exp, { config }, shards, opts);
+  const Jstar = computeOptimum(exp.env, buildTree(exp.env)).Jstar;
+  return buildResult(exp, Jstar, series, {
+    executor: 'cpu',
+    backend: null,
+    executorReason: chooseExecutor(exp).reason,
+    threads: shards.length,
+    wallSeconds: (performance.now() - t0) / 1000,
+  });
+}
+
+/**
+ * Run shards of `exp`'s runs (one launch each) to the end and gather their series. `source` is
+ * what the shards resolve: the raw config (an experiment), or the resolved experiment itself
+ * (a sweep batch, whose runs carry their own-cell `streamIndex`).
+ */
+export function runShardsOnCpu(exp: Experiment, source: { config: unknown } | { exp: Experiment }, shards: RunSpec[][], opts: CpuRunOptions): Promise<RunSeries[]> {
   const seen = new Array<number>(shards.length).fill(0);
   const series: RunSeries[] = [];
   let remaining = shards.length;
@@ -51,20 +68,10 @@ export function runOnCpu(exp: Experiment, config: unknown, opts: CpuRunOptions):
         });
       } else {
         series.push(...m.series);
-        if (--remaining === 0) {
-          const Jstar = computeOptimum(exp.env, buildTree(exp.env)).Jstar;
-          resolve(
-            buildResult(exp, Jstar, series, {
-              executor: 'cpu',
-              backend: null,
-              executorReason: chooseExecutor(exp).reason,
-              threads: shards.length,
-              wallSeconds: (performance.now() - t0) / 1000,
-            }),
-          );
-        }
+        if (--remaining === 0) resolve(series);
       }
     };
-    shards.forEach((specs, s) => handles.push(opts.launch({ config, specs, progressEvery: opts.progressEvery ?? 10 }, onMessage(s))));
+    const base = 'exp' in source ? { config: null, exp: source.exp } : { config: source.config };
+    shards.forEach((specs, s) => handles.push(opts.launch({ ...base, specs, progressEvery: opts.progressEvery ?? 10 }, onMessage(s))));
   });
 }

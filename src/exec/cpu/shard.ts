@@ -34,7 +34,7 @@ export class CpuShard {
     this.sc = makeScratch(this.pb);
     const P = this.pb.params;
     this.theta = new Float64Array(P * specs.length);
-    this.runs = specs.map((s, r) => makeRun(this.pb, exp.algorithms[s.algoIndex], s.algoIndex, s.seedIndex, this.theta.subarray(r * P, (r + 1) * P)));
+    this.runs = specs.map((s, r) => makeRun(this.pb, exp.algorithms[s.algoIndex], s.streamIndex ?? s.algoIndex, s.seedIndex, this.theta.subarray(r * P, (r + 1) * P)));
     this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex, every));
     this.runs.forEach((run, r) => this.record(run, this.series[r], 0));
   }
