@@ -12,6 +12,7 @@ import { ReturnChart } from './components/charts/ReturnChart';
 import { HelpDialog } from './components/HelpDialog';
 import { ReproduceStatus, ShareBar } from './components/ShareBar';
 import { ClaimsView } from './components/ClaimsView';
+import { SweepView } from './components/sweep/SweepView';
 import { LessonBanner } from './components/LessonBanner';
 import { Tour } from './components/Tour';
 import { VerdictPanel } from './components/VerdictPanel';
@@ -58,6 +59,8 @@ export function App() {
       <ErrorBanner />
       {page === 'claims' ? (
         <ClaimsView />
+      ) : page === 'sweep' ? (
+        <SweepView />
       ) : (
         <div className={`layout${hide.controls || !settingsOpen ? ' no-sidebar' : ''}`}>
           {!hide.controls && settingsOpen && (

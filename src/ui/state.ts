@@ -1,3 +1,4 @@
+import { initialSweepState, type SweepState } from './sweep-state';
 import { create } from 'zustand';
 import type { BackendReport } from '../core/run/backend-report';
 import type { ResultsHash } from '../core/metrics/results-hash';
@@ -16,8 +17,8 @@ import type { TourState } from './tour';
 
 export type Status = 'idle' | 'running' | 'paused' | 'done' | 'error';
 export type Theme = 'system' | 'light' | 'dark';
-/** The page's two views: the explorer, and the claims lab (five claims, their lessons). */
-export type PageView = 'explorer' | 'claims';
+/** The page's views: the explorer, the claims lab (five claims, their lessons), and sweeps (phase diagrams). */
+export type PageView = 'explorer' | 'claims' | 'sweep';
 /** A config being edited: numbers the user typed that are not numbers stay as text (and are refused by name). */
 export type Draft = Record<string, unknown>;
 
@@ -59,8 +60,10 @@ export interface AppState {
   linkTooLarge: string | null;
   /** Checking a link's results hash against this page's run. */
   reproduce: Reproduce | null;
-  /** Explorer or Claims (the header's tabs). */
+  /** Explorer, Claims or Sweep (the header's tabs). */
   page: PageView;
+  /** The Sweep view: its axes, how it draws, the sweep that ran (sweep-state.ts). */
+  sweep: SweepState;
   /** The lesson loaded (src/core/lessons) and the draft it loaded: an edit of the draft makes it "edited". */
   lesson: { id: string; draft: Draft } | null;
   /** The guided tour of the loaded lesson, while it is open. */
@@ -155,6 +158,7 @@ function initialState(): AppState {
     linkTooLarge: null,
     reproduce: null,
     page: 'explorer',
+    sweep: initialSweepState(),
     lesson: null,
     tour: null,
     selectedClaim: null,

@@ -6,3 +6,5 @@ export * from './session-actions';
 export * from './link-actions';
 export * from './lesson-actions';
 export * from './view-actions';
+export * from './sweep-state';
+export * from './sweep-actions';

@@ -2,6 +2,8 @@ import { checkReproduced, openLink, pageBase, shareInputOf } from './link-action
 import { followTour } from './lesson-actions';
 import { shareLink } from './share';
 import { fragmentOf as fragmentOfText } from '../core/config/link-codec';
+import { checkSweep, openSweepLink, sweepDocOf } from './sweep-actions';
+import { encodeSweepLink, isSweepLink } from '../core/sweep/link';
 import { isValid, useApp, type AppState } from './store';
 
 // The address bar follows the experiment: every committed change pushes one history entry,
@@ -24,11 +26,27 @@ let memo: { key: unknown[]; fragment: string; tooLarge: string | null } | null =
  */
 function addressOf(s: AppState): { fragment: string; tooLarge: string | null } | null {
   if (!isValid(s)) return null;
+  if (s.page === 'sweep') return sweepAddressOf(s);
   const key = [s.draft, s.metric, s.xAxis, s.embed, s.live, s.live?.changes.length, s.lesson, s.classroom, s.hidden];
   if (memo && memo.key.every((k, i) => k === key[i])) return memo;
   const link = shareLink(shareInputOf(s));
   memo = link.ok ? { key, fragment: `#${link.fragment}`, tooLarge: null } : { key, fragment: pageBase(), tooLarge: link.message };
   return memo;
+}
+
+/** On the Sweep view the address replays the sweep (its axes over the explorer's experiment); none while the axes are invalid. */
+let sweepMemo: { key: unknown[]; address: { fragment: string; tooLarge: string | null } | null } | null = null;
+function sweepAddressOf(s: AppState): { fragment: string; tooLarge: string | null } | null {
+  const key = [s.draft, s.plan, s.sweep.axes, s.sweep.view];
+  if (sweepMemo && sweepMemo.key.every((k, i) => k === key[i])) return sweepMemo.address;
+  const d = sweepDocOf(s);
+  let address: { fragment: string; tooLarge: string | null } | null = null;
+  if (d.ok && checkSweep(d.doc).ok) {
+    const link = encodeSweepLink(d.doc, s.sweep.view);
+    address = link.ok ? { fragment: `#${link.fragment}`, tooLarge: null } : { fragment: pageBase(), tooLarge: link.message };
+  }
+  sweepMemo = { key, address };
+  return address;
 }
 
 function write(s: AppState): void {
@@ -50,7 +68,8 @@ function write(s: AppState): void {
 function apply(text: string, source: 'startup' | 'history'): void {
   applying = true;
   try {
-    openLink(text, source);
+    if (isSweepLink(text)) openSweepLink(text, source);
+    else openLink(text, source);
   } finally {
     applying = false;
   }

@@ -1,4 +1,6 @@
 import type { Connect } from './session-client';
+import type { ConnectSweep } from './sweep-client';
+import type { SweepWorkerEvent } from './sweep-protocol';
 import type { SessionEvent } from './session-protocol';
 
 /**
@@ -10,18 +12,23 @@ export function browserThreads(): number {
   return Math.max(1, Math.min(cores - 1, 4));
 }
 
-function wire(worker: Worker, what: string, onEvent: (e: SessionEvent) => void) {
-  worker.onmessage = (e: MessageEvent<SessionEvent>) => onEvent(e.data);
+/** A worker's messages to `onEvent`; its failures as an error event naming `what`. */
+function wire<E extends { type: string }>(worker: Worker, what: string, onEvent: (e: E | { type: 'error'; message: string }) => void) {
+  worker.onmessage = (e: MessageEvent<E>) => onEvent(e.data);
   worker.onerror = (e: ErrorEvent) => {
     e.preventDefault();
     onEvent({ type: 'error', message: `${what} failed: ${e.message || 'it could not be started'}` });
   };
   worker.onmessageerror = () => onEvent({ type: 'error', message: `${what} sent a message that could not be read` });
-  return { post: (cmd: Parameters<Worker['postMessage']>[0]) => worker.postMessage(cmd), close: () => worker.terminate() };
+  return { post: (msg: Parameters<Worker['postMessage']>[0]) => worker.postMessage(msg), close: () => worker.terminate() };
 }
 
 export const connectCpuWorker: Connect = (onEvent) =>
-  wire(new Worker(new URL('./cpu-session-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-cpu' }), 'CPU worker', onEvent);
+  wire<SessionEvent>(new Worker(new URL('./cpu-session-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-cpu' }), 'CPU worker', onEvent);
 
 export const connectTensorWorker: Connect = (onEvent) =>
-  wire(new Worker(new URL('./tensor-session-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-tensor' }), 'tensor worker', onEvent);
+  wire<SessionEvent>(new Worker(new URL('./tensor-session-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-tensor' }), 'tensor worker', onEvent);
+
+/** A sweep worker (src/worker/sweep-worker.ts) for the page's Sweep view. */
+export const connectSweepWorker: ConnectSweep = (onEvent) =>
+  wire<SweepWorkerEvent>(new Worker(new URL('./sweep-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-sweep' }), 'the sweep worker', onEvent);

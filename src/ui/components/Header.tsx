@@ -6,6 +6,7 @@ const THEME_TEXT: Record<Theme, string> = { system: 'Theme: system', light: 'The
 const PAGES: [PageView, string, string][] = [
   ['explorer', 'Explorer', 'Train the algorithms and watch the charts'],
   ['claims', 'Claims', 'The paper’s five claims, their verdicts here, and lessons that show them'],
+  ['sweep', 'Sweep', 'Phase diagrams: the experiment over a grid of one or two settings'],
 ];
 
 export function Header() {

@@ -3,7 +3,7 @@ import { chartPng, chartSvg } from '../../export/chart-image';
 import { chartFileName, download, MIME } from '../../export/download';
 import '../export.css';
 
-export type ChartName = 'return' | 'gap' | 'metric' | 'seeds' | 'heatmap';
+export type ChartName = 'return' | 'gap' | 'metric' | 'seeds' | 'heatmap' | 'sweep';
 
 const TITLES: Record<ChartName, string> = {
   return: 'mean return chart',
@@ -11,6 +11,7 @@ const TITLES: Record<ChartName, string> = {
   metric: 'metric chart',
   seeds: 'seed charts',
   heatmap: 'credit-by-turn heatmaps',
+  sweep: 'sweep maps',
 };
 
 /** The file's name: the metric chart says which metric it shows. */

@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { parseSweep } from '../src/core/sweep/cells';
+import { shardCells } from '../src/core/sweep/document';
+import { SWEEP_PRESETS } from '../src/core/sweep/presets';
+import { runSweepCellsInNode } from '../src/cli/sweep-run';
+import { finalJ, runToEnd, watchProblems } from './helpers';
+
+// The Sweep view (issue 18, item 3): a preset phase diagram runs in Web Workers and equals what
+// the command line's sweep runner gives for the same document; its link replays it; a cell opens
+// in the explorer as an experiment of its own; cancel stops the workers; a sweep past the work
+// limit is refused up front naming its axes and size; exports save what the maps show.
+
+/** The sweep document the command line would print for a preset (one thread, in this process). */
+async function cliOutput(doc: unknown) {
+  const sweep = parseSweep(doc);
+  const { cells } = await runSweepCellsInNode(sweep, shardCells(sweep.cells, null), { threads: 1, workers: null, shard: null });
+  return { version: 1, axes: sweep.axes, cells };
+}
+
+/** Every non-integer number rounded to 12 significant digits. */
+function roundNumbers(v: unknown): unknown {
+  if (typeof v === 'number') return Number.isInteger(v) ? v : Number(v.toPrecision(12));
+  if (Array.isArray(v)) return v.map(roundNumbers);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, roundNumbers(x)]));
+  return v;
+}
+
+async function openSweep(page: Page) {
+  await page.goto('/#v=1');
+  await page.getByTestId('tab-sweep').click();
+  await expect(page.getByTestId('sweep-view')).toBeVisible();
+}
+
+async function runSweepToEnd(page: Page, timeout = 90_000) {
+  await page.getByTestId('sweep-run').click();
+  await expect(page.getByTestId('sweep-progress')).toHaveAttribute('data-status', /^(done|error)$/, { timeout });
+  await expect(page.getByTestId('sweep-error')).toHaveCount(0);
+  await expect(page.getByTestId('sweep-progress')).toHaveAttribute('data-status', 'done');
+}
+
+async function downloadText(page: Page, testId: string): Promise<{ name: string; text: string }> {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
+  return { name: d.suggestedFilename(), text: readFileSync((await d.path())!, 'utf8') };
+}
+
+test('the phase-diagram preset runs in the page and equals the command line’s sweep, number for number', async ({ page }) => {
+  const problems = watchProblems(page);
+  await openSweep(page);
+  const preset = SWEEP_PRESETS.find((p) => p.id === 'phase-lr-normalization')!;
+  await page.getByTestId(`sweep-preset-${preset.id}`).click();
+  await expect(page.getByTestId('sweep-size')).toContainText('8 × 3 = 24 cells × 2 algorithms × 1 seed = 48 runs of 500 iterations');
+  await runSweepToEnd(page);
+  await expect(page.getByTestId('sweep-map-grpo').getByTestId('sweep-cell')).toHaveCount(24);
+  await expect(page.getByTestId('sweep-map-seeupo').getByTestId('sweep-cell')).toHaveCount(24);
+  const json = await downloadText(page, 'sweep-export-json');
+  expect(json.name).toMatch(/^seeupo-sweep-\d{8}-\d{4}\.json$/);
+  const want = await cliOutput(preset.doc);
+  // Chromium's V8 and Node's may round Math.exp/log differently in the last bit: equal to 1e-12,
+  // verdicts, counts and t95 exactly (the same engine gives the same bits: see the cell test below)
+  expect(roundNumbers(JSON.parse(json.text))).toEqual(roundNumbers(want));
+  // a cell's colour value is its number: SeeUPO at lr 100, group normalization (cell 7·3 + 1)
+  const cell = page.locator('[data-testid="sweep-map-seeupo"] [data-testid="sweep-cell"][data-cell="22"]');
+  expect(Number(await cell.getAttribute('data-value'))).toBeCloseTo(want.cells[22]!.algorithms.find((a) => a.id === 'seeupo')!.finalJ.mean!, 12);
+  const csv = await downloadText(page, 'sweep-export-csv');
+  const lines = csv.text.trim().split('\n');
+  expect(lines[0]).toBe('optimizer.lr,algorithms.*.normalization,cell,algorithm,Jstar,finalJ,finalJ_lo,finalJ_hi,atOptimum,violations,medianItersTo95,claim1,claim2,claim3,claim4,claim5');
+  expect(lines).toHaveLength(1 + 24 * 2);
+  // the claim-verdict map colours each cell by the verdict the cell's own claims engine gave
+  await page.getByTestId('sweep-outcome').selectOption('verdict');
+  await page.getByTestId('sweep-claim').selectOption('2');
+  const v = await page.locator('[data-testid="sweep-map-grpo"] [data-testid="sweep-cell"][data-cell="0"]').getAttribute('data-value');
+  expect(v).toBe(want.cells[0]!.algorithms[0]!.claims.find((c) => c.claim === 2)?.verdict ?? 'n/a');
+  for (const ext of ['svg', 'png']) {
+    const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId(`export-${ext}-sweep`).click()]);
+    expect(d.suggestedFilename()).toMatch(new RegExp(`sweep.*\\.${ext}$`));
+  }
+  expect(problems).toEqual([]);
+});
+
+test('the address replays the sweep: a new page opens its axes and base, and runs to the same numbers', async ({ page, context }) => {
+  await openSweep(page);
+  await page.getByTestId('sweep-axis-0-values').fill('0.3, 3');
+  await page.getByTestId('sweep-axis-0-values').press('Enter');
+  await page.getByTestId('sweep-remove-axis').click();
+  await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#v=1&sweep=/);
+  const hash = await page.evaluate(() => location.hash);
+  const other = await context.newPage();
+  await other.goto(`/${hash}`);
+  await expect(other.getByTestId('sweep-view')).toBeVisible();
+  await expect(other.getByTestId('sweep-axis-0-values')).toHaveValue('0.3, 3');
+  await expect(other.getByTestId('sweep-axis-1')).toHaveCount(0);
+  await runSweepToEnd(other);
+  await expect(other.getByTestId('sweep-lines')).toBeVisible();
+  await expect(other.getByTestId('sweep-cell')).toHaveCount(2 * 9);
+});
+
+test('a cell opens in the explorer as the experiment it ran, and runs there to the same bits', async ({ page }) => {
+  await openSweep(page);
+  await page.getByTestId('sweep-preset-phase-lr-normalization').click();
+  await runSweepToEnd(page);
+  // cell 16 = lr index 5 (10), normalization index 1 (group)
+  const value = async (algo: string) => Number(await page.locator(`[data-testid="sweep-map-${algo}"] [data-testid="sweep-cell"][data-cell="16"]`).getAttribute('data-value'));
+  const inSweep = { grpo: await value('grpo'), seeupo: await value('seeupo') };
+  await page.locator('[data-testid="sweep-map-grpo"] [data-testid="sweep-cell"][data-cell="16"]').click();
+  await expect(page.getByTestId('sweep-view')).toHaveCount(0);
+  const hash = await page.evaluate(() => decodeURIComponent(location.hash));
+  expect(hash).toContain('optimizer.lr=10');
+  expect(hash).toMatch(/normalization=group/);
+  expect(hash).toContain('env.preset=two-prompts');
+  await runToEnd(page, 500);
+  expect(await finalJ(page)).toEqual(inSweep);
+});
+
+test('cancel stops the workers and keeps the cells already done', async ({ page }) => {
+  await openSweep(page);
+  await page.getByTestId('sweep-axis-0-values').fill('0.03, 0.1, 0.3, 1, 3, 10, 30, 100, 0.2, 0.5, 2, 5');
+  await page.getByTestId('sweep-axis-0-values').press('Enter');
+  await page.getByTestId('sweep-run').click();
+  await expect(page.getByTestId('sweep-progress')).toHaveAttribute('data-status', 'running');
+  await page.getByTestId('sweep-cancel').click();
+  await expect(page.getByTestId('sweep-progress')).toHaveAttribute('data-status', 'cancelled');
+  await expect(page.getByTestId('sweep-progress')).toContainText('cancelled');
+  await expect(page.getByTestId('sweep-run')).toBeEnabled();
+});
+
+test('a sweep past the work limit is refused before anything runs, naming its axes and size', async ({ page }) => {
+  await openSweep(page);
+  await page.getByTestId('tab-explorer').click();
+  await page.getByTestId('field-seeds').fill('1024');
+  await page.getByTestId('field-seeds').press('Enter');
+  await page.getByTestId('tab-sweep').click();
+  await page.getByTestId('sweep-axis-0-values').fill('0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, 3, 5, 10, 20, 30, 50');
+  await page.getByTestId('sweep-axis-0-values').press('Enter');
+  await page.getByTestId('sweep-run').click();
+  const error = page.getByTestId('sweep-error');
+  await expect(error).toContainText('optimizer.lr (16 values) × algorithms.*.normalization (3 values) = 48 cells');
+  await expect(error).toContainText('the limit is');
+  await expect(page.getByTestId('sweep-progress')).toHaveCount(0);
+});
+
+test('a bad value names the axis and the value; a refused sweep link leaves the page as it was', async ({ page }) => {
+  await openSweep(page);
+  await page.getByTestId('sweep-axis-0-values').fill('0.1, -3');
+  await page.getByTestId('sweep-axis-0-values').press('Enter');
+  await expect(page.getByTestId('sweep-error')).toContainText('axes[0].values[1]: optimizer.lr');
+  await expect(page.getByTestId('sweep-run')).toBeDisabled();
+  await page.goto('/#v=1&sweep=AAAA');
+  await expect(page.getByTestId('link-error')).toContainText('This sweep link cannot be opened: sweep:');
+});

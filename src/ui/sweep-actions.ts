@@ -1,0 +1,199 @@
+import { ConfigError } from '../core/config/fields';
+import { cellConfig, parseSweep, resolveCell, type Sweep } from '../core/sweep/cells';
+import type { SweepCell } from '../core/sweep/document';
+import { checkSweepWork } from '../core/sweep/limits';
+import { decodeSweepLink, type SweepView } from '../core/sweep/link';
+import { SWEEP_PRESETS } from '../core/sweep/presets';
+import type { AxisValue, SweepInput } from '../core/sweep/schema';
+import { browserThreads, connectSweepWorker } from '../worker/browser-session';
+import { startSweep } from '../worker/sweep-client';
+import { loadExperiment } from './link-actions';
+import { isValid, useApp, type AppState } from './state';
+import type { SweepAxisDraft, SweepRun, SweepState } from './sweep-state';
+
+// The Sweep view's actions: edit the axes, run the sweep in Web Workers (one share of the cells
+// each), cancel it, open a cell in the explorer, open a sweep link. The base of a sweep is always
+// the explorer's experiment (its settings as they are now), so what a cell opens is what it ran.
+
+const get = () => useApp.getState();
+const setSweep = (partial: Partial<SweepState>) => useApp.setState((s) => ({ sweep: { ...s.sweep, ...partial } }));
+
+let running: { cancel(): void } | null = null;
+
+/** A value as typed: a number when it reads as one, true/false/null, else the text. */
+export function parseAxisValue(text: string): AxisValue {
+  const t = text.trim();
+  if (t === 'true') return true;
+  if (t === 'false') return false;
+  if (t === 'null') return null;
+  if (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t)) return Number(t);
+  return t;
+}
+
+/** An axis as the editor shows it: its values as comma-separated text. */
+const axisDraft = (a: { path: string; values: readonly AxisValue[] }): SweepAxisDraft => ({ path: a.path, values: a.values.map((v) => (v === null ? 'null' : String(v))).join(', ') });
+
+/** An axis's values text as a list ("" between commas is refused by the schema: it names the place). */
+export const parseAxisValues = (text: string): AxisValue[] => (text.trim() === '' ? [] : text.split(',').map(parseAxisValue));
+
+/** The sweep document of the current axes over the explorer's experiment, or why there is none. */
+export function sweepDocOf(s: Pick<AppState, 'draft' | 'plan' | 'fieldErrors' | 'configError' | 'sweep'>): { ok: true; doc: SweepInput } | { ok: false; message: string } {
+  if (s.plan === null || Object.keys(s.fieldErrors).length > 0 || s.configError !== null)
+    return { ok: false, message: 'The explorer’s experiment is invalid: fix its settings first (the sweep runs over it)' };
+  const base = { ...s.draft, version: 1 };
+  return { ok: true, doc: { version: 1, base, axes: s.sweep.axes.map((a) => ({ path: a.path.trim(), values: parseAxisValues(a.values) })) } };
+}
+
+let checked: { key: string; result: { ok: true; sweep: Sweep } | { ok: false; message: string } } | null = null;
+
+/** The sweep parsed and every cell resolved (parseSweep, the CLI's check), memoized on the document. */
+export function checkSweep(doc: SweepInput): { ok: true; sweep: Sweep } | { ok: false; message: string } {
+  const key = JSON.stringify(doc);
+  if (checked?.key === key) return checked.result;
+  let result: { ok: true; sweep: Sweep } | { ok: false; message: string };
+  try {
+    result = { ok: true, sweep: parseSweep(doc) };
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    result = { ok: false, message: e.message };
+  }
+  checked = { key, result };
+  return result;
+}
+
+/** Why the Sweep view cannot run now (invalid experiment or axes), or null. */
+export function sweepBlocked(s: Pick<AppState, 'draft' | 'plan' | 'fieldErrors' | 'configError' | 'sweep'>): string | null {
+  const d = sweepDocOf(s);
+  if (!d.ok) return d.message;
+  const c = checkSweep(d.doc);
+  return c.ok ? null : c.message;
+}
+
+export function setSweepAxis(i: number, axis: SweepAxisDraft): void {
+  const axes = get().sweep.axes.slice();
+  axes[i] = axis;
+  setSweep({ axes });
+}
+
+/** Add a second axis, or remove one (at least one stays). */
+export function addSweepAxis(axis: SweepAxisDraft): void {
+  if (get().sweep.axes.length < 2) setSweep({ axes: [...get().sweep.axes, axis] });
+}
+export function removeSweepAxis(i: number): void {
+  if (get().sweep.axes.length > 1) setSweep({ axes: get().sweep.axes.filter((_, j) => j !== i) });
+}
+/** Swap the axes (x ↔ y). */
+export function swapSweepAxes(): void {
+  const a = get().sweep.axes;
+  if (a.length === 2) setSweep({ axes: [a[1]!, a[0]!] });
+}
+
+export const setSweepView = (view: Partial<SweepView>) => setSweep({ view: { ...get().sweep.view, ...view } });
+
+/** Run the sweep: checked in full (every cell, and the work limit) before any worker starts. */
+export function runSweep(): void {
+  if (running) return;
+  const s = get();
+  const d = sweepDocOf(s);
+  if (!d.ok) return setSweep({ status: 'error', error: d.message });
+  const c = checkSweep(d.doc);
+  if (!c.ok) return setSweep({ status: 'error', error: c.message });
+  const sweep = c.sweep;
+  try {
+    checkSweepWork(sweep, Array.from({ length: sweep.cells }, (_, k) => resolveCell(sweep, k)), null);
+  } catch (e) {
+    if (e instanceof ConfigError) return setSweep({ status: 'error', error: `${e.message.replace(/, or split the sweep with --shard.*$/, '')} (the command line can split a sweep over machines: seeupo-explorer sweep --shard I/N)` });
+    throw e;
+  }
+  const doc: SweepInput = { version: 1, base: sweep.base, axes: sweep.axes };
+  const now = performance.now();
+  const threads = browserThreads();
+  const run: SweepRun = { doc, cells: new Array(sweep.cells), done: 0, total: 0, startedAt: now, updatedAt: now, warnings: [], threads };
+  setSweep({ status: 'running', error: null, run });
+  // cells arrive in bursts (a batch finishes many at once): the store takes them once per frame
+  let pending: SweepCell[] = [];
+  let progress: [number, number] | null = null;
+  let frame = 0;
+  const flush = () => {
+    frame = 0;
+    const cur = get().sweep.run;
+    if (!cur || cur !== runRef) return;
+    const cells = cur.cells.slice();
+    for (const cell of pending) cells[cell.index] = cell;
+    pending = [];
+    runRef = { ...cur, cells, ...(progress ? { done: progress[0], total: progress[1], updatedAt: performance.now() } : {}) };
+    setSweep({ run: runRef });
+  };
+  const schedule = () => {
+    if (!frame) frame = requestAnimationFrame(flush) || 1;
+  };
+  let runRef: SweepRun = run;
+  const h = startSweep(doc, sweep.cells, threads, connectSweepWorker, {
+    progress(done, total) {
+      progress = [done, total];
+      schedule();
+    },
+    cell(cell) {
+      pending.push(cell);
+      schedule();
+    },
+    done(warnings) {
+      running = null;
+      if (frame) cancelAnimationFrame(frame);
+      flush();
+      runRef = { ...runRef, warnings, done: runRef.total };
+      setSweep({ status: 'done', run: runRef });
+    },
+    error(message) {
+      running = null;
+      if (frame) cancelAnimationFrame(frame);
+      flush();
+      setSweep({ status: 'error', error: `The sweep stopped: ${message}` });
+    },
+  });
+  runRef = { ...run, threads: h.workers };
+  setSweep({ run: runRef });
+  running = h;
+}
+
+/** Stop the sweep: its workers end; the cells already done stay on the maps. */
+export function cancelSweep(): void {
+  if (!running) return;
+  running.cancel();
+  running = null;
+  setSweep({ status: 'cancelled' });
+}
+
+/** Open cell `index` of the sweep that ran as an experiment of its own in the explorer. */
+export function openSweepCell(index: number): void {
+  const run = get().sweep.run;
+  if (!run) return;
+  const c = checkSweep(run.doc);
+  if (!c.ok) return setSweep({ error: c.message });
+  loadExperiment(cellConfig(c.sweep, index), undefined, null, { page: 'explorer', notice: `Opened cell ${index + 1} of the sweep; press Run.` });
+}
+
+/**
+ * Open a sweep link: the explorer takes the sweep's base, the Sweep view its axes and drawing.
+ * Returns false (and says why in the link banner) when the link is refused.
+ */
+export function openSweepLink(text: string, source: 'startup' | 'history'): boolean {
+  const d = decodeSweepLink(text);
+  if (!d.ok) {
+    const kept = source === 'startup' ? 'the default experiment' : 'what it showed';
+    useApp.setState({ linkError: `This sweep link cannot be opened: ${d.message}. Nothing from it was applied; the page keeps ${kept}.` });
+    return false;
+  }
+  cancelSweep();
+  const axes = d.doc.axes.map(axisDraft);
+  loadExperiment(d.doc.base, undefined, null, { page: 'sweep', linkError: null, sweep: { axes, view: d.view, status: 'idle', error: null, run: null } });
+  return true;
+}
+
+/** Load one of the page's sweeps (core/sweep/presets.ts): its base into the explorer, its axes here. */
+export function loadSweepPreset(id: string): void {
+  const p = SWEEP_PRESETS.find((x) => x.id === id);
+  if (!p || running) return;
+  const axes = p.doc.axes.map(axisDraft);
+  loadExperiment(p.doc.base, undefined, null, { page: 'sweep', sweep: { ...get().sweep, axes, status: 'idle', error: null, run: null } });
+}
