@@ -49,7 +49,7 @@ export function outcomeDomain(cells: readonly SweepCell[], outcome: Exclude<Swee
   // J from 0 (or below, when it is negative) to J* at least, so a difference of 0.001 never fills the scale
   if (outcome === 'finalJ') for (const c of cells) hi = Math.max(hi, c.Jstar);
   lo = Math.min(lo, 0);
-  if (!Number.isFinite(lo)) return [0, 1];
+  if (!Number.isFinite(hi)) return [0, 1];
   return lo === hi ? [lo, lo + 1] : [lo, hi];
 }
 
