@@ -49,6 +49,13 @@ function Setup() {
           {sweepSizeText(d.doc.axes, exp.algorithms.length, exp.seedIndices.length, exp.iterations)}
         </p>
       )}
+      {plan && (
+        <p className="muted sweep-executor" data-testid="sweep-executor">
+          {plan.choice.executor === 'cpu'
+            ? 'Computed by the CPU executor in Web Workers: cells that differ only in algorithm fields or the learning rate run as one experiment’s runs (batched), each run with the random streams it has in its own cell.'
+            : `Computed by the tensor executor, one cell at a time in a Web Worker (${plan.choice.reason}).`}
+        </p>
+      )}
       {(blocked || s.sweep.error) && (
         <p className="sweep-error" role="alert" data-testid="sweep-error">
           {s.sweep.error ?? blocked}
