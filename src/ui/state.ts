@@ -92,7 +92,8 @@ export interface Reproduce {
 
 export const useApp = create<AppState>()(() => ({}) as AppState);
 
-// ---------------------------------------------------------------------------------------------// Validation: the draft goes through the controls' per-field checks, then resolveConfig.
+// ---------------------------------------------------------------------------------------------
+// Validation: the draft goes through the schema (every problem at once, beside its control), then resolveConfig.
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
