@@ -4,15 +4,15 @@ import type { Live, XAxis } from '../../live';
 import type { Plan } from '../../plan';
 import type { Tip } from './Plot';
 import { nearestIndex } from './plot-geometry';
+import { CHART_REDRAW_MS } from '../../redraw';
 
 // What every chart reads from the store. `live` is mutated in place, so derived data is keyed on a
-// version. The store bumps `version` up to once per frame while results stream; redrawing every
-// chart that often would take most of the main thread, so charts follow a throttled copy of it:
-// at once when they have not redrawn for FRAME_MS, else at the end of that interval (the last
-// version always shows). (Not useDeferredValue: under a steady stream of updates a deferred render
-// keeps being abandoned, and the curves would only appear at the end.)
-
-const FRAME_MS = 100;
+// version. The store bumps `version` at most once per CHART_REDRAW_MS while results stream, and at
+// once on a step, a pause or a run's end; charts follow a throttled copy of it, so a burst of those
+// redraws them no more often: at once when they have not redrawn for CHART_REDRAW_MS, else at the
+// end of that interval (the last version always shows). (Not useDeferredValue: under a steady
+// stream of updates a deferred render keeps being abandoned, and the curves would only appear at
+// the end.)
 /**
  * Charts redraw in turn, one per task (slot k waits k·SLOT_MS): a redraw of every chart in one
  * task would block the page for longer than 50 ms; one chart at a time stays below it.
@@ -45,12 +45,12 @@ function publish(): void {
 
 useApp.subscribe((s, prev) => {
   if (s.version === prev?.version || timer !== null) return;
-  const wait = lastPublish + FRAME_MS - performance.now();
+  const wait = lastPublish + CHART_REDRAW_MS - performance.now();
   if (wait <= 0) publish();
   else timer = setTimeout(publish, wait);
 });
 
-/** The store's `version` and `live`, throttled to one change per FRAME_MS, for the chart in `slot`. */
+/** The store's `version` and `live`, throttled to one change per CHART_REDRAW_MS, for the chart in `slot`. */
 function useShown(slot: number): Shown {
   const subscribe = useCallback((l: () => void) => {
     listeners[slot].add(l);
