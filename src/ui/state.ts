@@ -3,6 +3,7 @@ import type { BackendReport } from '../core/run/backend-report';
 import type { ResultsHash } from '../core/metrics/results-hash';
 import type { Live, MetricName, TurnStep, XAxis } from './live';
 import { DEFAULT_CONFIG } from '../core/config/defaults';
+import { DEFAULT_VIEW } from '../core/config/view';
 import { ConfigError } from '../core/config/fields';
 import { browserThreads } from '../worker/browser-session';
 import { controlPathOf, validateDraft } from './draft';
@@ -146,8 +147,8 @@ function initialState(): AppState {
     itPerSec: null,
     elapsed: 0,
     notice: null,
-    xAxis: 'iterations',
-    metric: 'entropy',
+    xAxis: DEFAULT_VIEW.x,
+    metric: DEFAULT_VIEW.metric,
     speed: 0,
     theme: readTheme(),
     helpOpen: false,

@@ -5,6 +5,7 @@ import type { Plan } from '../../plan';
 import type { Tip } from './Plot';
 import { nearestIndex } from './plot-geometry';
 import { CHART_REDRAW_MS } from '../../redraw';
+import { X_AXIS } from '../../../core/metrics/names';
 
 // What every chart reads from the store. `live` is mutated in place, so derived data is keyed on a
 // version. The store bumps `version` at most once per CHART_REDRAW_MS while results stream, and at
@@ -80,8 +81,6 @@ export const fmt3 = (v: unknown) => (typeof v === 'number' && Number.isFinite(v)
 /** A class name made of an algorithm id (ids are free text). */
 export const idClass = (id: string) => `algo-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
-const X_UNITS: Record<XAxis, string> = { iterations: 'iterations', steps: 'steps', rollouts: 'rollouts' };
-
 interface TipPoint {
   x: number;
   k: number;
@@ -100,7 +99,7 @@ interface TipRow {
 function SeriesTooltip({ axis, x, rows }: { axis: XAxis; x: number; rows: TipRow[] }) {
   return (
     <div className="chart-tooltip">
-      <div className="chart-tooltip-head">{axis === 'iterations' ? `iteration ${fmtX(x)}` : `${fmtX(x)} ${X_UNITS[axis]}`}</div>
+      <div className="chart-tooltip-head">{axis === 'iterations' ? `iteration ${fmtX(x)}` : `${fmtX(x)} ${X_AXIS[axis].unit}`}</div>
       {rows.map(({ id, label, color, point, value }) => {
         const extra = [axis !== 'iterations' ? `iteration ${point.k}` : '', `n = ${point.n}`].filter(Boolean).join(', ');
         return (
