@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHART_METRICS, METRIC, METRIC_DEFS, UPDATE_METRICS, X_AXES, X_AXIS } from '../src/core/metrics/names';
+import { CHART_METRICS, METRIC, METRIC_DEFS, UPDATE_METRICS, X_AXES, X_AXIS, type MetricDef } from '../src/core/metrics/names';
 import { METRICS } from '../src/core/config/view';
 import { allRuns } from '../src/core/run/partition';
 import { buildResult } from '../src/core/run/result';
@@ -29,7 +29,7 @@ describe('metric names', () => {
     while (!shard.done) shard.step();
     const run = buildResult(plan.exp, 1, shard.series, { executor: 'cpu', backend: null, executorReason: '', threads: 1, wallSeconds: 0 }).algorithms[0]!.runs[0]!;
     expect(Object.keys(run)).toEqual(['seed', 'J', 'entropy', 'optimalTokenProb', ...UPDATE_METRICS, 'violations', 'diverged']);
-    for (const d of METRIC_DEFS) if (d.per !== 'context') expect(run, d.name).toHaveProperty(d.name);
+    for (const d of METRIC_DEFS as readonly MetricDef[]) if (d.per !== 'context') expect(run, d.name).toHaveProperty(d.name);
     const csvMetrics = new Set(resultsCsv(plan, { runs: shard.series, iteration: 2, changes: [], startConfig: {} }).trim().split('\n').slice(1).map((row) => row.split(',')[3]));
     expect([...csvMetrics]).toEqual([...evaluationMetricNames(2), ...UPDATE_METRICS]);
     expect(evaluationMetricNames(2)).toEqual(['J', 'entropy', 'optimalTokenProb_turn1', 'optimalTokenProb_turn2']);
