@@ -146,6 +146,21 @@ describe('rejections name the field and the allowed range or values', () => {
     expectRejected(base({ env: { turns: 1, vocab: 2, tokensPerTurn: 1 } }), 'env.rewards', 'must be a list');
   });
 
+  it('a list that is not one says what the list holds', () => {
+    const env = { turns: 1, vocab: 2, tokensPerTurn: 1 };
+    expectRejected(base({ env: { ...env, rewards: 5 } }), 'env.rewards', 'must be a list of reward tables, one per context', 'got 5');
+    expectRejected(base({ env: { ...env, rewards: [[0, 1], 'x'] } }), 'env.rewards[1]', 'must be a list of numbers (one per token sequence)', 'got "x"');
+    expectRejected(base({ policy: { kind: 'mlp', hidden: 32 } }), 'policy.hidden', 'must be a list of widths', 'got 32');
+    expectRejected(base({ policy: { kind: 'mlp', hidden: [8, 8, 8, 8, 8] } }), 'policy.hidden', 'at most 4 hidden layers, got 5');
+    expectRejected(base({ seedIndices: 3 }), 'seedIndices', 'must be a list'); // no description of its own: zod's type, in our words
+  });
+
+  it('a table of the wrong length says which entry is missing or extra', () => {
+    const env = { turns: 1, vocab: 2, tokensPerTurn: 1 };
+    expectRejected(base({ env: { ...env, rewards: [[0]] } }), 'env.rewards[0]', 'must have 2 numbers', 'got 1: env.rewards[0][1] is missing');
+    expectRejected(base({ env: { ...env, contexts: 1, rewards: [[0, 1], [1, 0]] } }), 'env.rewards', 'got 2: env.rewards[1] is extra');
+  });
+
   it('unknown top-level field', () => {
     expectRejected(base({ colour: 'red' }), 'colour', 'unknown field');
   });

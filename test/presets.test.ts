@@ -133,9 +133,12 @@ describe('env presets', () => {
     }
   });
 
-  it('a size outside the global limits is rejected by the schema with the field named', () => {
-    expectRejected({ version: 1, env: { preset: 'lock', turns: 2.5 } }, 'env.turns', 'an integer from 1 to 8', 'got 2.5');
-    expectRejected({ version: 1, env: { preset: 'lock', vocab: 'three' } }, 'env.vocab', 'an integer from 2 to 64', 'got "three"');
+  it('a size that is not an allowed integer is rejected by the schema with the field named and the range it allows', () => {
+    // a preset's env: the preset's own range (presetEnvSchema); a custom table: the global limits
+    expectRejected({ version: 1, env: { preset: 'lock', turns: 2.5 } }, 'env.turns', 'an integer from 2 to 6 for preset "lock"', 'got 2.5');
+    expectRejected({ version: 1, env: { preset: 'lock', vocab: 'three' } }, 'env.vocab', 'an integer from 3 to 8 for preset "lock"', 'got "three"');
+    expectRejected({ version: 1, env: { turns: 2.5, vocab: 2, tokensPerTurn: 1, rewards: [[0, 1]] } }, 'env.turns', 'an integer from 1 to 8', 'got 2.5');
+    expectRejected({ version: 1, env: { turns: 1, vocab: 'three', tokensPerTurn: 1, rewards: [[0, 1]] } }, 'env.vocab', 'an integer from 2 to 64', 'got "three"');
   });
 
   it('an unknown preset name is rejected, listing the presets', () => {

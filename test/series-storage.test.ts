@@ -5,7 +5,6 @@ import { buildResult } from '../src/core/run/result';
 import {
   expandSlots,
   makeRunSeries,
-  PER_ITERATION_METRICS,
   slotCount,
   slotOf,
   storageStride,
@@ -14,6 +13,7 @@ import {
   storedUpTo,
   truncateSeries,
 } from '../src/core/run/series';
+import { UPDATE_METRICS } from '../src/core/metrics/names';
 import { CpuShard } from '../src/exec/cpu/shard';
 import { packBlock, unpackBlock } from '../src/worker/series-block';
 
@@ -64,7 +64,7 @@ describe('stored points', () => {
       }
       for (let k = 0; k < n; k++) {
         const j = slotOf(k, n - 1, 4);
-        if (j >= 0) for (const m of PER_ITERATION_METRICS.filter((m) => m !== 'wallMs')) expect(d[m][j]).toBe(f[m][k]);
+        if (j >= 0) for (const m of UPDATE_METRICS.filter((m) => m !== 'wallMs')) expect(d[m][j]).toBe(f[m][k]);
       }
     });
   });

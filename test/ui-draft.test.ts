@@ -80,9 +80,22 @@ describe('validateDraft', () => {
     expect(errors['algorithms[2].clip']).toBe('algorithms[2].clip: must be a number > 0 and ≤ 10, got 0');
   });
 
-  it("checks a preset's sizes against the preset's own ranges", () => {
-    const errors = validateDraft(setPath(draft(), 'env.turns', 9));
-    expect(errors['env.turns']).toBe('env.turns: must be an integer from 2 to 6, got 9');
+  it("checks a preset's sizes against the preset's own ranges, in the words resolveConfig uses", () => {
+    const d = setPath(draft(), 'env.turns', 9);
+    const errors = validateDraft(d);
+    // the schema checks a preset's sizes (presetEnvSchema), so the message names the preset as the CLI's does
+    expect(errors['env.turns']).toBe('env.turns: must be an integer from 2 to 6 for preset "lock", got 9');
+    expect(() => resolveConfig(d)).toThrow(errors['env.turns']);
+  });
+
+  it("shows the schema's message for every bad field at once, each the one resolveConfig gives for it alone", () => {
+    const edits: [string, unknown][] = [['iterations', 0], ['env.gamma', 2], ['optimizer.lr', numberOrText('fast')], ['algorithms[0].epochs', 0], ['algorithms[3].label', '']];
+    const all = validateDraft(edits.reduce((d, [p, v]) => setPath(d, p, v), draft()));
+    expect(Object.keys(all)).toEqual(['env.gamma', 'iterations', 'optimizer.lr', 'algorithms[0].epochs', 'algorithms[3]']); // the controls' order
+    for (const [path, value] of edits) {
+      const one = setPath(draft(), path, value);
+      expect(() => resolveConfig(one)).toThrow(Object.values(validateDraft(one))[0]);
+    }
   });
 
   it('checks selects, booleans, lists and nullable numbers with the schema builders', () => {
@@ -107,6 +120,16 @@ describe('validateDraft', () => {
     expect(validateDraft(bad)).toEqual({ 'env.rewards[0][3]': 'env.rewards[0][3]: must be a finite number, got "x"' });
     const rows = setPath(custom, 'env.contexts', 2);
     expect(validateDraft(rows)['env.rewards']).toMatch(/one table per context \(2\), got 1: env\.rewards\[1\] is missing/);
+  });
+});
+
+describe('validateDraft on a large table', () => {
+  it('marks at most 50 bad cells of a table and counts the rest', () => {
+    const big = ok(resizeRewards(setPath(ok(toCustomEnv(draft())), 'env.vocab', 4))); // 64 cells
+    const bad = (getPath(big, 'env.rewards') as number[][])[0]!.reduce((d, _, s) => setPath(d, `env.rewards[0][${s}]`, numberOrText('x')), big);
+    const e = validateDraft(bad);
+    expect(Object.keys(e).filter((k) => k.startsWith('env.rewards[0]['))).toHaveLength(50);
+    expect(e['env.rewards']).toBe('env.rewards: 64 cells are not finite numbers (the first 50 are marked)');
   });
 });
 

@@ -8,6 +8,7 @@ import { TURN_STEP_NEEDS_CPU } from '../worker/session-protocol';
 import { isHotPath, setPath } from './draft';
 import { runsPerAlgorithm, type HotChange, type Live, type MetricName, type TurnStep, type XAxis } from './live';
 import type { Plan } from './plan';
+import { CHART_REDRAW_MS } from './redraw';
 import { checkDraft, isValid, useApp, type AppState, type Draft, type Theme } from './state';
 
 // What the page's buttons and controls do. Every command to the workers goes through one
@@ -25,8 +26,6 @@ let runningSince: number | null = null;
 let elapsedBefore = 0;
 /** When charts were last told to redraw (performance.now()). */
 let drawnAt = 0;
-/** While running, charts redraw at most this often; the progress bar follows every frame. */
-const CHART_INTERVAL_MS = 250;
 /** Bumped by Reset: queued tasks of an older generation do nothing. */
 let generation = 0;
 
@@ -80,7 +79,7 @@ function requestFrame(): void {
 
 /**
  * Show the streamed data: the progress every time; the charts (a `version` bump) when
- * `force`d or, while running, every CHART_INTERVAL_MS (a chart render is far costlier).
+ * `force`d or, while running, every CHART_REDRAW_MS (a chart render is far costlier).
  */
 function publish(force = true): void {
   const s = get();
@@ -96,7 +95,7 @@ function publish(force = true): void {
   const first = rate[0], last = rate[rate.length - 1];
   const itPerSec = first && last && last.t - first.t > 200 ? ((last.k - first.k) * 1000) / (last.t - first.t) : s.itPerSec;
   const elapsed = elapsedBefore + (runningSince !== null ? (now - runningSince) / 1000 : 0);
-  const redraw = force || now - drawnAt >= CHART_INTERVAL_MS;
+  const redraw = force || now - drawnAt >= CHART_REDRAW_MS;
   if (redraw) drawnAt = now;
   else if (frame === null) requestFrame(); // the charts catch up once the interval has passed
   set({ iteration: Math.max(0, s.live.iteration), version: redraw ? s.version + 1 : s.version, itPerSec, elapsed });

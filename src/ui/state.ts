@@ -4,6 +4,7 @@ import type { BackendReport } from '../core/run/backend-report';
 import type { ResultsHash } from '../core/metrics/results-hash';
 import type { Live, MetricName, TurnStep, XAxis } from './live';
 import { DEFAULT_CONFIG } from '../core/config/defaults';
+import { DEFAULT_VIEW } from '../core/config/view';
 import { ConfigError } from '../core/config/fields';
 import { browserThreads } from '../worker/browser-session';
 import { controlPathOf, validateDraft } from './draft';
@@ -95,7 +96,8 @@ export interface Reproduce {
 
 export const useApp = create<AppState>()(() => ({}) as AppState);
 
-// ---------------------------------------------------------------------------------------------// Validation: the draft goes through the controls' per-field checks, then resolveConfig.
+// ---------------------------------------------------------------------------------------------
+// Validation: the draft goes through the schema (every problem at once, beside its control), then resolveConfig.
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -148,8 +150,8 @@ function initialState(): AppState {
     itPerSec: null,
     elapsed: 0,
     notice: null,
-    xAxis: 'iterations',
-    metric: 'entropy',
+    xAxis: DEFAULT_VIEW.x,
+    metric: DEFAULT_VIEW.metric,
     speed: 0,
     theme: readTheme(),
     helpOpen: false,

@@ -1,5 +1,6 @@
 import type { RunSeries } from '../core/run/series';
-import { PER_ITERATION_METRICS, slotOf } from '../core/run/series';
+import { slotOf } from '../core/run/series';
+import { UPDATE_METRICS } from '../core/metrics/names';
 
 // Streamed metrics as one Float64Array. For iterations k in (from, to], per run in order:
 // J[k]; then entropy[k] and optimalTokenProb[t][k] (evaluations after k iterations) when the
@@ -14,7 +15,7 @@ function blockLength(s: RunSeries, from: number, to: number, turns: number): num
     n++;
     if (slotOf(k, s.iterations, s.every) >= 0) n += 1 + turns;
     if (s.Jcontext.length > 0 && slotOf(k, s.iterations, s.jcontextEvery) >= 0) n += s.Jcontext.length;
-    if (k >= 1 && slotOf(k - 1, s.iterations - 1, s.every) >= 0) n += PER_ITERATION_METRICS.length;
+    if (k >= 1 && slotOf(k - 1, s.iterations - 1, s.every) >= 0) n += UPDATE_METRICS.length;
   }
   return n;
 }
@@ -33,7 +34,7 @@ export function packBlock(series: RunSeries[], from: number, to: number, turns: 
       const c = s.Jcontext.length > 0 ? slotOf(k, s.iterations, s.jcontextEvery) : -1;
       if (c >= 0) for (const a of s.Jcontext) out[o++] = a[c];
       const u = k >= 1 ? slotOf(k - 1, s.iterations - 1, s.every) : -1;
-      if (u >= 0) for (const m of PER_ITERATION_METRICS) out[o++] = s[m][u];
+      if (u >= 0) for (const m of UPDATE_METRICS) out[o++] = s[m][u];
     }
   return out;
 }
@@ -54,6 +55,6 @@ export function unpackBlock(block: Float64Array, targets: RunSeries[], from: num
       const c = s.Jcontext.length > 0 ? slotOf(k, s.iterations, s.jcontextEvery) : -1;
       if (c >= 0) for (const a of s.Jcontext) a[c] = block[o++];
       const u = k >= 1 ? slotOf(k - 1, s.iterations - 1, s.every) : -1;
-      if (u >= 0) for (const m of PER_ITERATION_METRICS) s[m][u] = block[o++];
+      if (u >= 0) for (const m of UPDATE_METRICS) s[m][u] = block[o++];
     }
 }

@@ -132,7 +132,8 @@ export function describeRange(s: NumSpec): string {
   return `${what} ${s.openMin ? '>' : '≥'} ${s.min} and ${s.openMax ? '<' : '≤'} ${s.max}`;
 }
 
-export function num(spec: NumSpec) {
+/** A number in range; `note` follows the range in the message ("… from 2 to 6 for preset "lock", got 9"). */
+export function num(spec: NumSpec, note?: string) {
   return z.unknown().transform((v, ctx): number => {
     const ok =
       typeof v === 'number' &&
@@ -141,11 +142,20 @@ export function num(spec: NumSpec) {
       (spec.openMax ? v < spec.max : v <= spec.max) &&
       (spec.openMin ? v > spec.min : v >= spec.min);
     if (!ok) {
-      ctx.addIssue({ code: 'custom', message: `must be ${describeRange(spec)}, got ${show(v)}` });
+      ctx.addIssue({ code: 'custom', message: `must be ${describeRange(spec)}${note ? ` ${note}` : ''}, got ${show(v)}` });
       return z.NEVER;
     }
     return v as number;
   });
+}
+
+/**
+ * A list of `item`s; anything else is refused as "must be <what>, got …" (`what` says what the
+ * list holds, e.g. "a list of numbers (one per token sequence)"), where zod alone would say only
+ * "must be a list". issueToError keeps this message.
+ */
+export function listOf<T extends z.ZodType>(item: T, what: string) {
+  return z.array(item, { error: (iss) => (iss.code === 'invalid_type' ? `must be ${what}, got ${show(iss.input)}` : undefined) });
 }
 
 /** A number in range, or null (meaning "off" / "use the default"). */
@@ -233,7 +243,8 @@ export function issueToError(issue: z.core.$ZodIssue, prefix: readonly PropertyK
     }
     case 'invalid_type':
       if (issue.expected === 'object') return new ConfigError(formatPath(path), 'must be an object');
-      if (issue.expected === 'array') return new ConfigError(formatPath(path), 'must be a list');
+      // listOf's own message says what the list holds (zod's default messages never start with "must be")
+      if (issue.expected === 'array') return new ConfigError(formatPath(path), issue.message.startsWith('must be ') ? issue.message : 'must be a list');
       return new ConfigError(formatPath(path), `must be of type ${issue.expected}`);
     default:
       return new ConfigError(formatPath(path), issue.message);

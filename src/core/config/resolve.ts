@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ENV_PRESETS } from '../env/presets';
 import type { Env, Noise } from '../env/types';
 import { buildTree, decodeSequence, sequenceCount } from '../env/tree';
-import { hasTurnRewards, prefixCount, totalReturns } from '../env/returns';
+import { hasTurnRewards, totalReturns } from '../env/returns';
 import {
   ALGORITHM_DEFAULTS,
   ALGORITHM_PRESETS,
@@ -16,6 +16,7 @@ import { allRuns } from '../run/partition';
 import { stepsPerIteration } from '../run/steps';
 import { CHANGE_PATH, type ScheduledChange } from './hot-paths';
 import { algorithmEntrySchema, configSchema, customEnvSchema, LIMITS, presetEnvSchema } from './schema';
+import { rewardTableIssues, turnTableIssues } from './table-shapes';
 import { DEFAULTS } from './defaults';
 import type { Experiment, PolicySpec } from './experiment';
 
@@ -29,6 +30,10 @@ function parseWith<T extends z.ZodType>(schema: T, value: unknown, prefix: (stri
 
 function fail(path: string, detail: string): never {
   throw new ConfigError(path, detail);
+}
+
+function throwFirst(issues: readonly ConfigError[]): void {
+  if (issues.length > 0) throw issues[0];
 }
 
 function resolveNoise(noise: unknown, contexts: number, fallback: Noise[]): Noise[] {
@@ -49,16 +54,12 @@ function resolveEnv(raw: unknown, monteCarlo: boolean): { env: Env; preset: stri
     const p = parseWith(presetEnvSchema, raw, ['env']);
     const def = ENV_PRESETS[p.preset]!;
     preset = def.name;
+    // within the preset's own ranges: presetEnvSchema checked them
     const sizes = {
       turns: p.turns ?? def.defaults.turns,
       vocab: p.vocab ?? def.defaults.vocab,
       tokensPerTurn: p.tokensPerTurn ?? def.defaults.tokensPerTurn,
     };
-    for (const k of ['turns', 'vocab', 'tokensPerTurn'] as const) {
-      const r = def.allowed[k];
-      if (sizes[k] < r.min || sizes[k] > r.max)
-        fail(`env.${k}`, `preset "${def.name}" allows ${k} from ${r.min} to ${r.max}, got ${sizes[k]}`);
-    }
     checkSequenceLimit(def.contexts, sizes, monteCarlo);
     const tree = buildTree(sizes);
     const tokens = new Int32Array(tree.N);
@@ -82,12 +83,7 @@ function resolveEnv(raw: unknown, monteCarlo: boolean): { env: Env; preset: stri
     const c = parseWith(customEnvSchema, raw, ['env']);
     const contexts = c.contexts ?? c.rewards.length;
     checkSequenceLimit(contexts, c, monteCarlo);
-    const S = sequenceCount(c);
-    if (c.rewards.length !== contexts) fail('env.rewards', `must have one table per context (${contexts}), got ${c.rewards.length}`);
-    c.rewards.forEach((row, x) => {
-      if (row.length !== S)
-        fail(`env.rewards[${x}]`, `must have ${S} numbers (vocab^(turns·tokensPerTurn) = ${c.vocab}^${c.turns * c.tokensPerTurn}), got ${row.length}`);
-    });
+    throwFirst(rewardTableIssues(c.rewards, contexts, c));
     const rewards = c.rewards.map((r) => Float64Array.from(r));
     const turnRewards = resolveTurnRewards(c.turnRewards, contexts, c);
     env = {
@@ -120,16 +116,7 @@ function resolveTurnRewards(
   sz: { turns: number; vocab: number; tokensPerTurn: number },
 ): Float64Array[][] | null {
   if (raw === undefined) return null;
-  if (raw.length !== contexts) fail('env.turnRewards', `must have one list of turn tables per context (${contexts}), got ${raw.length}`);
-  raw.forEach((tables, x) => {
-    if (tables.length !== sz.turns - 1)
-      fail(`env.turnRewards[${x}]`, `must have ${sz.turns - 1} tables (one per turn before the last; the terminal table is env.rewards), got ${tables.length}`);
-    tables.forEach((table, t) => {
-      const n = prefixCount(sz, t + 1);
-      const power = sz.tokensPerTurn === 1 ? `V^${t + 1}` : `V^(${t + 1}·L)`;
-      if (table.length !== n) fail(`env.turnRewards[${x}][${t}]`, `turn ${t + 1} needs ${n} numbers (${power}), got ${table.length}`);
-    });
-  });
+  throwFirst(turnTableIssues(raw, contexts, sz));
   return hasTurnRewards(raw) ? raw.map((tables) => tables.map((t) => Float64Array.from(t))) : null;
 }
 

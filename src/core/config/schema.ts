@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ENV_PRESET_NAMES } from '../env/presets';
+import { ENV_PRESET_NAMES, ENV_PRESETS, type EnvPreset } from '../env/presets';
 import { ALGORITHM_IDS } from '../algo/records';
-import { bool, finiteNumber, num, numOrNull, oneOf, show } from './fields';
+import { bool, finiteNumber, isRecord, listOf, num, numOrNull, oneOf, show } from './fields';
 import { CHANGE_PATH } from './hot-paths';
 import {
   ACTIVATIONS,
@@ -106,9 +106,13 @@ export const noiseField = z.unknown().transform((v, ctx) => {
  * Per-turn rewards (algorithms.md §1): per context, T−1 tables; table t holds the reward paid at
  * the end of turn t + 1, one number per (t + 1)-turn prefix. resolve.ts checks the shapes.
  */
-const turnRewardsField = z.array(z.array(z.array(finiteNumber())));
+const turnRewardsField = listOf(
+  listOf(listOf(finiteNumber(), 'a list of numbers (one per prefix ending at that turn)'), 'a list of turn tables (one per turn before the last)'),
+  'a list with one list of turn tables per context',
+);
 
-const sizeFields = {
+/** A custom env's sizes (a preset's: presetSize). */
+export const sizeFields = {
   turns: num(LIMITS.turns),
   vocab: num(LIMITS.vocab),
   tokensPerTurn: num(LIMITS.tokensPerTurn),
@@ -118,21 +122,41 @@ export const customEnvSchema = z.strictObject({
   ...sizeFields,
   contexts: num(LIMITS.contexts).optional(),
   contextsPerBatch: num(LIMITS.contexts).optional(),
-  rewards: z.array(z.array(finiteNumber())).min(1, 'must have one reward table per context (at least one)'),
+  rewards: listOf(listOf(finiteNumber(), 'a list of numbers (one per token sequence)'), 'a list of reward tables, one per context (at least one)').min(
+    1,
+    'must have one reward table per context (at least one)',
+  ),
   turnRewards: turnRewardsField.optional(),
   noise: noiseField.optional(),
   gamma: num(LIMITS.gamma).optional(),
 });
 
-export const presetEnvSchema = z.strictObject({
-  preset: oneOf(ENV_PRESET_NAMES),
-  turns: sizeFields.turns.optional(),
-  vocab: sizeFields.vocab.optional(),
-  tokensPerTurn: sizeFields.tokensPerTurn.optional(),
-  contextsPerBatch: num(LIMITS.contexts).optional(),
-  turnRewards: turnRewardsField.optional(),
-  noise: noiseField.optional(),
-  gamma: num(LIMITS.gamma).optional(),
+/** A size of a preset's env: within the preset's own range (def.allowed), or LIMITS when the preset is unknown. */
+const presetSize = (def: EnvPreset | null, k: keyof typeof sizeFields) =>
+  def ? num({ ...def.allowed[k], int: true }, `for preset "${def.name}"`) : sizeFields[k];
+
+const presetEnvObject = (def: EnvPreset | null) =>
+  z.strictObject({
+    preset: oneOf(ENV_PRESET_NAMES),
+    turns: presetSize(def, 'turns').optional(),
+    vocab: presetSize(def, 'vocab').optional(),
+    tokensPerTurn: presetSize(def, 'tokensPerTurn').optional(),
+    contextsPerBatch: num(LIMITS.contexts).optional(),
+    turnRewards: turnRewardsField.optional(),
+    noise: noiseField.optional(),
+    gamma: num(LIMITS.gamma).optional(),
+  });
+
+/** A preset's env, parsed by preset so its sizes are checked against the preset's own ranges. */
+export const presetEnvSchema = z.unknown().transform((v, ctx) => {
+  const name = isRecord(v) ? v.preset : undefined;
+  const def = typeof name === 'string' && Object.hasOwn(ENV_PRESETS, name) ? ENV_PRESETS[name]! : null;
+  const r = presetEnvObject(def).safeParse(v);
+  if (!r.success) {
+    for (const iss of r.error.issues) ctx.addIssue(iss as never);
+    return z.NEVER;
+  }
+  return r.data;
 });
 
 export const policySchema = z.unknown().transform((v, ctx) => {
@@ -141,7 +165,9 @@ export const policySchema = z.unknown().transform((v, ctx) => {
     kind === 'mlp'
       ? z.strictObject({
           kind: z.literal('mlp'),
-          hidden: z.array(num(LIMITS.hiddenWidth)).max(LIMITS.hiddenLayers, `at most ${LIMITS.hiddenLayers} hidden layers`).optional(),
+          hidden: listOf(num(LIMITS.hiddenWidth), 'a list of widths, e.g. [32] or [64, 64]')
+            .max(LIMITS.hiddenLayers, { error: (iss) => `at most ${LIMITS.hiddenLayers} hidden layers, got ${(iss.input as unknown[]).length}` })
+            .optional(),
           activation: oneOf(ACTIVATIONS).optional(),
           initScale: num(LIMITS.initScale).optional(),
         })

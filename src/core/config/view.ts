@@ -1,10 +1,12 @@
-// Chart choices a permalink carries besides the experiment (defaults first).
+import { CHART_METRICS, type ChartMetric, type XAxis } from '../metrics/names';
 
-export const X_AXES = ['iterations', 'steps', 'rollouts'] as const;
-export type XAxis = (typeof X_AXES)[number];
+// Chart choices a permalink carries besides the experiment (defaults first): the x axis and the
+// metric chart's metric, both listed in core/metrics/names.ts.
 
-export const METRICS = ['entropy', 'kl', 'clipFraction', 'zeroVarianceGroups', 'gradNorm'] as const;
-export type MetricName = (typeof METRICS)[number];
+export { X_AXES, type XAxis } from '../metrics/names';
+
+export const METRICS = CHART_METRICS;
+export type MetricName = ChartMetric;
 
 export interface View {
   metric: MetricName;

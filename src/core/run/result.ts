@@ -3,22 +3,19 @@ import type { Mode } from '../options';
 import { CLAIMS_RULES, claimsInputOf, computeClaims, type Claim } from '../claims';
 import { returnRange } from '../env/returns';
 import { executorTag, resultsHash, type ResultsHash } from '../metrics/results-hash';
-import { expandSlots, PER_ITERATION_METRICS, type RunSeries } from './series';
+import { expandSlots, type RunSeries } from './series';
+import { UPDATE_METRICS, type UpdateMetric } from '../metrics/names';
 import { summarize, violations, violationTolerance, type AlgorithmSummary } from '../metrics/summary';
 
 export { APP_VERSION } from '../version';
 import { APP_VERSION } from '../version';
 
-export interface RunResult {
+/** One run in the result JSON; beside the fields below, each update metric (UPDATE_METRICS: kl, clipFraction, …), iterations values. */
+export interface RunResult extends Record<UpdateMetric, (number | null)[]> {
   seed: number;
   J: (number | null)[];
   entropy: (number | null)[];
   optimalTokenProb: (number | null)[][];
-  kl: (number | null)[];
-  clipFraction: (number | null)[];
-  zeroVarianceGroups: (number | null)[];
-  gradNorm: (number | null)[];
-  wallMs: (number | null)[];
   /** Several contexts only: per context x, the exact (or Monte-Carlo) J of context x, like J (iterations + 1 values; J is their mean). */
   Jcontext?: (number | null)[][];
   violations: number[];
@@ -85,7 +82,7 @@ export function buildResult(
         if (exp.env.contexts > 1) r.Jcontext = s.Jcontext.map((a) => list(expandSlots(a, s.iterations, s.jcontextEvery)));
         r.entropy = ev(s.entropy);
         r.optimalTokenProb = s.optimalTokenProb.map(ev);
-        for (const m of PER_ITERATION_METRICS) r[m] = list(expandSlots(s[m], s.iterations - 1, s.every));
+        for (const m of UPDATE_METRICS) r[m] = list(expandSlots(s[m], s.iterations - 1, s.every));
         r.violations = violations(s.J, tol);
         r.diverged = s.diverged;
         return r as unknown as RunResult;

@@ -1,5 +1,6 @@
 import type { Experiment } from '../config/resolve';
 import { LIMITS } from '../config/schema';
+import { UPDATE_METRICS, type UpdateMetric } from '../metrics/names';
 
 /**
  * Per-iteration metrics of one (algorithm, seed) run (algorithms.md §7). NaN = not reached.
@@ -98,8 +99,6 @@ export function makeRunSeries(exp: Experiment, algoIndex: number, seedIndex: num
   };
 }
 
-export const PER_ITERATION_METRICS = ['kl', 'clipFraction', 'zeroVarianceGroups', 'gradNorm', 'wallMs'] as const;
-export type UpdateMetric = (typeof PER_ITERATION_METRICS)[number];
 
 /** A metric of the update k → k + 1 (k = 0..iterations − 1), stored when k is kept. */
 export function putUpdate(s: RunSeries, metric: UpdateMetric, k: number, v: number): void {
@@ -120,7 +119,7 @@ export function markDiverged(s: RunSeries, run: { diverged: number | null }, k: 
   if (run.diverged !== null && run.diverged <= k) return;
   run.diverged = k;
   s.diverged = k;
-  if (k >= 1) for (const m of PER_ITERATION_METRICS) putUpdate(s, m, k - 1, NaN);
+  if (k >= 1) for (const m of UPDATE_METRICS) putUpdate(s, m, k - 1, NaN);
   s.J[k] = NaN;
   if (s.Jcontext.length > 0) {
     const c = slotOf(k, s.iterations, s.jcontextEvery);

@@ -1,32 +1,12 @@
 import { stepsPerIteration } from '../../core/run/steps';
 import type { Experiment } from '../../core/config/resolve';
 import { needsMonteCarlo } from '../../core/config/resolve';
-import { runsPerAlgorithm, type Live, type MetricName, type XAxis } from '../live';
+import { runsPerAlgorithm, type Live, type XAxis } from '../live';
 import type { Plan } from '../plan';
 
-// What every chart shares: the x axis (iterations, optimizer steps or sampled rollouts), which
-// iterations to draw (decimation), and the check that the streamed runs belong to the plan.
-
-export const AXIS_LABELS: Record<XAxis, string> = {
-  iterations: 'Iterations',
-  steps: 'Gradient steps',
-  rollouts: 'Rollouts sampled',
-};
-
-/** Axis titles under the charts. */
-export const AXIS_TITLES: Record<XAxis, string> = {
-  iterations: 'iteration',
-  steps: 'gradient steps (per run)',
-  rollouts: 'rollouts sampled (per run)',
-};
-
-export const METRIC_LABELS: Record<MetricName, string> = {
-  entropy: 'Entropy',
-  kl: 'KL(π_old‖π_new)',
-  clipFraction: 'Clip fraction',
-  zeroVarianceGroups: 'Zero-variance groups',
-  gradNorm: 'Gradient norm',
-};
+// What every chart shares: the x axis (iterations, optimizer steps or sampled rollouts; their
+// labels and titles are in core/metrics/names.ts), which iterations to draw (decimation), and the
+// check that the streamed runs belong to the plan.
 
 /** Why an axis cannot be drawn for this experiment, or null when it can. */
 export function axisAvailable(exp: Experiment, axis: XAxis): string | null {

@@ -1,5 +1,6 @@
 import { meanInterval, type MeanInterval } from '../../core/metrics/summary';
 import { slotOf, storedAtOrBefore, type RunSeries } from '../../core/run/series';
+import { METRIC, type ChartMetric } from '../../core/metrics/names';
 import { runsPerAlgorithm, type Live } from '../live';
 import type { Plan } from '../plan';
 
@@ -9,8 +10,8 @@ import type { Plan } from '../plan';
 // new grid points), O(new points × seeds), and a decimation grid that coarsens (its stride doubles)
 // reuses what the finer grid computed.
 
-/** A per-iteration array of RunSeries, or a turn number for optimalTokenProb[turn]. */
-export type Field = 'J' | 'entropy' | 'kl' | 'clipFraction' | 'zeroVarianceGroups' | 'gradNorm' | number;
+/** A per-iteration array of RunSeries (J, or a metric the metric chart shows), or a turn number for optimalTokenProb[turn]. */
+export type Field = 'J' | ChartMetric | number;
 
 interface ColumnCache {
   runs: Live['runs'];
@@ -41,7 +42,7 @@ function cacheFor(plan: Plan, live: Live): ColumnCache {
 function valueOf(r: RunSeries | undefined, field: Field, i: number): number {
   if (r === undefined) return NaN;
   if (field === 'J') return i < r.J.length ? r.J[i] : NaN;
-  const last = typeof field === 'number' || field === 'entropy' ? r.iterations : r.iterations - 1;
+  const last = typeof field === 'number' || METRIC[field].at === 'evaluation' ? r.iterations : r.iterations - 1;
   if (i > last) return NaN;
   const arr = typeof field === 'number' ? r.optimalTokenProb[field] : r[field];
   const j = slotOf(storedAtOrBefore(i, last, r.every), last, r.every);

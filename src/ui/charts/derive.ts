@@ -1,5 +1,6 @@
 import type { MeanInterval } from '../../core/metrics/summary';
 import { seedsIdentical } from '../../core/metrics/identical';
+import { METRIC } from '../../core/metrics/names';
 import { runsPerAlgorithm, type Live, type MetricName, type XAxis } from '../live';
 import type { Plan } from '../plan';
 import { chartDomain, drawnUpTo, effectiveAxis, finiteOrNull, jIsEstimate, liveFor, sampleIterations, xScale } from './axis';
@@ -222,7 +223,7 @@ export function metricSeries(plan: Plan | null, live: Live | null, metric: Metri
   const ax = effectiveAxis(plan.exp, axis);
   const l = liveFor(plan, live);
   const upTo = drawnUpTo(plan, l);
-  const perIteration = metric !== 'entropy';
+  const perIteration = METRIC[metric].at === 'update';
   // entropy[k] is at iteration k; metric[k] of the others is iteration k→k+1, drawn at k+1
   const ks = upTo < 0 ? [] : sampleIterations(upTo, maxPoints).filter((k) => !perIteration || k >= 1);
   const indices = ks.map((k) => (perIteration ? k - 1 : k));

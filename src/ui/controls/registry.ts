@@ -8,7 +8,8 @@ import { ALGORITHM_IDS, FIELDS_USED_BY_RULE, type AlgorithmRecord, type Rule } f
 // The typed parameter registry (as TensorFlow Playground's state.ts): one entry per control,
 // with the range the schema checks (LIMITS, or a preset's allowed sizes), the option lists,
 // a tooltip in the terms of algorithms.md, and whether a change applies live or restarts.
-// Pure: no React. validateDraft (../draft.ts) checks every entry with the schema's builders.
+// Pure: no React. The values are checked by the schema itself (../draft-errors.ts shows its
+// messages beside these controls); the ranges here are for the hints and tooltips.
 
 /** The controls' option lists: the tuples of src/core/options.ts, the ones the schema checks. */
 export const OPTIONS = {

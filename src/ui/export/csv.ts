@@ -1,4 +1,5 @@
-import { jcontextStride, PER_ITERATION_METRICS, slotOf, storageStride, storedUpTo, type RunSeries } from '../../core/run/series';
+import { jcontextStride, slotOf, storageStride, storedUpTo, type RunSeries } from '../../core/run/series';
+import { METRIC, UPDATE_METRICS } from '../../core/metrics/names';
 import { runSlot } from '../../core/run/partition';
 import type { Live } from '../live';
 import type { Plan } from '../plan';
@@ -16,7 +17,7 @@ import type { Plan } from '../plan';
 //     with several contexts also `Jcontext[x]` (x = 0..contexts − 1, the JSON's Jcontext[x]): the J
 //     of context x (J is their mean);
 //   * per-update metrics, iterations values: `kl`, `clipFraction`, `zeroVarianceGroups`, `gradNorm`,
-//     `wallMs` at iteration k belong to the update that takes J[k] to J[k + 1] (the charts draw
+//     `wallMs` (UPDATE_METRICS) at iteration k belong to the update that takes J[k] to J[k + 1] (the charts draw
 //     them at k + 1).
 // - `value`: the number at full precision (String(v)); an empty cell where the run diverged
 //   (NaN/Inf, the JSON's null).
@@ -33,16 +34,15 @@ import type { Plan } from '../plan';
 
 export const CSV_HEADER = 'algorithm,seed,iteration,metric,value';
 
-/** The evaluation metrics of a T-turn experiment, as named in the CSV. */
+// The metrics' names are the result JSON's (core/metrics/names.ts).
+
+/** The evaluation metrics of a T-turn experiment, as named in the CSV, in its rows' order (J, entropy, one per turn). */
 export function evaluationMetricNames(turns: number): string[] {
-  return ['J', 'entropy', ...Array.from({ length: turns }, (_, t) => optimalTokenProbName(t))];
+  return [METRIC.J.name, METRIC.entropy.name, ...Array.from({ length: turns }, (_, t) => optimalTokenProbName(t))];
 }
 
 /** `optimalTokenProb_turn1` for turn index 0: no brackets, so a spreadsheet filter or formula can use it as is. */
-export const optimalTokenProbName = (turnIndex: number) => `optimalTokenProb_turn${turnIndex + 1}`;
-
-/** The per-update metrics, as named in the CSV (the CLI result's names). */
-export const UPDATE_METRICS: readonly string[] = PER_ITERATION_METRICS;
+export const optimalTokenProbName = (turnIndex: number) => `${METRIC.optimalTokenProb.name}_turn${turnIndex + 1}`;
 
 /** RFC 4180: a field with a comma, quote, CR or LF (or leading/trailing space) is quoted, quotes doubled. */
 export function csvField(s: string): string {
@@ -60,14 +60,14 @@ export function csvRowCount(plan: Plan, iteration: number): number {
   const every = storageStride(n);
   const C = contextColumns(plan);
   const evals = (k + 1) + (1 + plan.exp.env.turns) * storedUpTo(k, n, every) + C * storedUpTo(k, n, jcontextStride(plan.exp));
-  return plan.exp.algorithms.length * plan.exp.seedIndices.length * (evals + storedUpTo(k - 1, n - 1, every) * PER_ITERATION_METRICS.length);
+  return plan.exp.algorithms.length * plan.exp.seedIndices.length * (evals + storedUpTo(k - 1, n - 1, every) * UPDATE_METRICS.length);
 }
 
 /** `Jcontext[x]` rows per evaluation: the contexts when there are several, else none. */
 const contextColumns = (plan: Plan) => (plan.exp.env.contexts > 1 ? plan.exp.env.contexts : 0);
 
 /** `Jcontext[0]` for context 0: the JSON's name and index. */
-export const jcontextName = (x: number) => `Jcontext[${x}]`;
+export const jcontextName = (x: number) => `${METRIC.Jcontext.name}[${x}]`;
 
 const computedIterations = (plan: Plan, iteration: number) => Math.min(Math.floor(iteration), plan.exp.iterations);
 
@@ -89,7 +89,7 @@ export function resultsCsvChunks(plan: Plan, live: Live | null): string[] {
   const every = live.runs[0]?.every ?? storageStride(n);
   // ",J," etc.: the constant middle of each row
   const evalNames = evaluationMetricNames(turns).map((m) => `,${csvField(m)},`);
-  const updateNames = PER_ITERATION_METRICS.map((m) => `,${csvField(m)},`);
+  const updateNames = UPDATE_METRICS.map((m) => `,${csvField(m)},`);
   const C = contextColumns(plan);
   const contextNames = Array.from({ length: C }, (_, x) => `,${csvField(jcontextName(x))},`);
   const jcEvery = live.runs[0]?.jcontextEvery ?? jcontextStride(exp);
@@ -117,8 +117,8 @@ export function resultsCsvChunks(plan: Plan, live: Live | null): string[] {
         if (c >= 0) for (let x = 0; x < C; x++) rows.push(head + contextNames[x] + (run?.Jcontext[x] ? cell(run.Jcontext[x][c]) : '') + '\n');
         const u = k < upTo ? slotOf(k, n - 1, every) : -1;
         if (u >= 0)
-          for (let m = 0; m < PER_ITERATION_METRICS.length; m++)
-            rows.push(head + updateNames[m] + (run ? cell(run[PER_ITERATION_METRICS[m]][u]) : '') + '\n');
+          for (let m = 0; m < UPDATE_METRICS.length; m++)
+            rows.push(head + updateNames[m] + (run ? cell(run[UPDATE_METRICS[m]][u]) : '') + '\n');
         if (rows.length >= ROWS_PER_CHUNK) flush();
       }
     }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { X_AXES, type XAxis } from '../../live';
-import { axisAvailable, AXIS_LABELS, effectiveAxis } from '../../charts/derive';
+import { axisAvailable, effectiveAxis } from '../../charts/derive';
+import { X_AXIS } from '../../../core/metrics/names';
 import { setXAxis, useApp } from '../../store';
 import { GapChart } from './GapChart';
 import { MetricChart } from './MetricChart';
@@ -24,7 +25,7 @@ export function AxisPicker() {
           const why = plan ? axisAvailable(plan.exp, x) : null;
           return (
             <option key={x} value={x} disabled={why !== null} title={why ?? undefined}>
-              {AXIS_LABELS[x]}
+              {X_AXIS[x].label}
             </option>
           );
         })}

@@ -1,5 +1,6 @@
 import { memo } from 'react';
-import { AXIS_TITLES, GAP_FLOOR, effectiveAxis, gapSeries, logTicks, type GapPoint } from '../../charts/derive';
+import { GAP_FLOOR, effectiveAxis, gapSeries, logTicks, type GapPoint } from '../../charts/derive';
+import { X_AXIS } from '../../../core/metrics/names';
 import { useApp } from '../../store';
 import { ChartExport } from './ChartExport';
 import { AlgorithmLegend, fmtX, idClass, seriesTip, useDerived, useVisible, SLOTS } from './common';
@@ -22,7 +23,7 @@ export const GapChart = memo(function GapChart({ height = HEIGHT }: { height?: n
   const hover = useApp((s) => s.hoverLine);
   if (!plan || series.length === 0) return null;
   const axis = effectiveAxis(plan.exp, xAxis);
-  const xTitle = AXIS_TITLES[axis];
+  const xTitle = X_AXIS[axis].title;
   const x = { domain: xExtent(series), format: fmtX, title: xTitle };
   const y = { domain: [ticks[0], ticks[ticks.length - 1]] as [number, number], ticks, format: fmtPow, title: 'J* − J', log: true };
   return (

@@ -1,5 +1,6 @@
 import { memo } from 'react';
-import { AXIS_TITLES, effectiveAxis, METRIC_LABELS, metricSeries, type MetricPoint } from '../../charts/derive';
+import { effectiveAxis, metricSeries, type MetricPoint } from '../../charts/derive';
+import { METRIC, X_AXIS } from '../../../core/metrics/names';
 import { METRICS, type MetricName } from '../../live';
 import { setMetric, useApp } from '../../store';
 import { ChartExport } from './ChartExport';
@@ -9,14 +10,6 @@ import { niceTicks, xExtent, zeroBasedDomain } from './plot-geometry';
 
 const HEIGHT = 280;
 const value = (p: MetricPoint) => p.value;
-
-const NOTES: Record<MetricName, string> = {
-  entropy: "Mean per-token entropy (nats) along the policy's trajectories, at each iteration.",
-  kl: 'KL(π_old‖π_new) of each iteration, averaged over visited nodes; drawn at the iteration it leads to.',
-  clipFraction: 'Share of ratios the clip cut off in each iteration (0 for rules that do not clip).',
-  zeroVarianceGroups: 'Share of groups whose rewards were all equal (no learning signal) in each iteration.',
-  gradNorm: 'Norm of the policy gradient in each iteration.',
-};
 
 function maxValue(series: readonly { points: readonly MetricPoint[] }[]): number {
   let max = -Infinity;
@@ -34,27 +27,27 @@ export const MetricChart = memo(function MetricChart({ height = HEIGHT }: { heig
   const hover = useApp((s) => s.hoverLine);
   if (!plan) return null;
   const axis = effectiveAxis(plan.exp, xAxis);
-  const xTitle = AXIS_TITLES[axis];
-  const share = metric === 'clipFraction' || metric === 'zeroVarianceGroups';
+  const xTitle = X_AXIS[axis].title;
+  const { label, note, share } = METRIC[metric];
   const x = { domain: xExtent(series, 0), format: fmtX, title: xTitle };
   const y = share ? { domain: [0, 1] as [number, number], ticks: niceTicks(0, 1, 4) } : zeroBasedDomain(maxValue(series), 4);
   return (
     <figure className="card chart chart-metric" data-testid="chart-metric" data-metric={metric} data-lines={series.length}
-      aria-label={`${METRIC_LABELS[metric]} of ${series.map((a) => a.label).join(', ')} against ${xTitle}`}>
+      aria-label={`${label} of ${series.map((a) => a.label).join(', ')} against ${xTitle}`}>
       <figcaption className="chart-head">
-        <h2>{METRIC_LABELS[metric]}</h2>
+        <h2>{label}</h2>
         <label className="chart-select">
           <span>Metric</span>
           <select data-testid="metric-picker" aria-label="Metric" value={metric} onChange={(e) => setMetric(e.target.value as MetricName)}>
             {METRICS.map((m) => (
               <option key={m} value={m}>
-                {METRIC_LABELS[m]}
+                {METRIC[m].label}
               </option>
             ))}
           </select>
         </label>
         <ChartExport chart="metric" />
-        <p className="muted">{NOTES[metric]}</p>
+        <p className="muted">{note}</p>
       </figcaption>
       <Plot height={height} x={x} y={{ ...y, format: fmt3, width: 64 }} tip={seriesTip(visible, value, axis)}>
         {(f) => <Lines f={f} series={visible} value={value} hover={hover} />}

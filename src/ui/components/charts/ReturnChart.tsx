@@ -1,5 +1,6 @@
 import { memo, useMemo } from 'react';
-import { AXIS_TITLES, returnSeries, type SeriesPoint } from '../../charts/derive';
+import { returnSeries, type SeriesPoint } from '../../charts/derive';
+import { METRIC, X_AXIS } from '../../../core/metrics/names';
 import { Bands, Markers } from './ReturnLayers';
 import { ChartExport } from './ChartExport';
 import { AlgorithmLegend, fmt3, fmtX, fmtY, idClass, seriesTip, useDerived, useVisible } from './common';
@@ -18,13 +19,13 @@ export const ReturnChart = memo(function ReturnChart({ height = HEIGHT }: { heig
   if (!data) return null;
   const seeds = data.seeds;
   const dropSeeds = data.algorithms.reduce((s, a) => s + a.markers.length, 0);
-  const xTitle = AXIS_TITLES[data.axis];
+  const xTitle = X_AXIS[data.axis].title;
   const summary =
     `Mean return J of ${data.algorithms.map((a) => a.label).join(', ')} against ${xTitle}, up to iteration ${data.upTo}, ` +
     `with 95% bands over seeds; dashed line J* = ${fmt3(data.Jstar)}` +
     (dropSeeds ? `; triangles mark ${dropSeeds} places where some seed's J dropped` : '');
   const x = { domain: xExtent(series), format: fmtX, title: xTitle };
-  const y = { domain: data.domain, ticks: niceTicks(data.domain[0], data.domain[1], 5), format: fmtY, title: 'J' };
+  const y = { domain: data.domain, ticks: niceTicks(data.domain[0], data.domain[1], 5), format: fmtY, title: METRIC.J.axisLabel };
   return (
     <figure className="card chart chart-return" data-testid="chart-return" data-lines={data.algorithms.length} data-upto={data.upTo} aria-label={summary}>
       <figcaption className="chart-head">

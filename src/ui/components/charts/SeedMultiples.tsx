@@ -1,5 +1,6 @@
 import { memo } from 'react';
-import { AXIS_TITLES, chartDomain, effectiveAxis, seedLines, type SeedLines } from '../../charts/derive';
+import { chartDomain, effectiveAxis, seedLines, type SeedLines } from '../../charts/derive';
+import { X_AXIS } from '../../../core/metrics/names';
 import { useApp } from '../../store';
 import { ChartExport } from './ChartExport';
 import { fmtX, fmtY, idClass, useDerived, SLOTS } from './common';
@@ -67,7 +68,7 @@ export const SeedMultiples = memo(function SeedMultiples() {
         <ChartExport chart="seeds" />
       </div>
       <p className="muted">
-        Each faint line is one seed; the bold line is the mean over all {seedsText(plan.exp)}. Dashed: J*. x: {AXIS_TITLES[effectiveAxis(plan.exp, xAxis)]}.
+        Each faint line is one seed; the bold line is the mean over all {seedsText(plan.exp)}. Dashed: J*. x: {X_AXIS[effectiveAxis(plan.exp, xAxis)].title}.
       </p>
       <div className="multiples">
         {all.map((s) => (

@@ -1,5 +1,6 @@
 import { memo, useLayoutEffect, useRef, type CSSProperties, type MouseEvent } from 'react';
 import { turnHeatmap, viridis, viridisCss, VIRIDIS_GRADIENT, type TurnHeatmap } from '../../charts/derive';
+import { METRIC } from '../../../core/metrics/names';
 import { useApp } from '../../store';
 import { ChartExport } from './ChartExport';
 import { useDerived, SLOTS } from './common';
@@ -105,7 +106,7 @@ export const TurnHeatmaps = memo(function TurnHeatmaps() {
         <span>0</span>
         <span className="heat-legend-bar" style={{ background: VIRIDIS_GRADIENT }} />
         <span>1</span>
-        <span className="muted-inline">P(optimal token)</span>
+        <span className="muted-inline">{METRIC.optimalTokenProb.axisLabel}</span>
       </div>
       <div className="heatmaps">
         {maps.map((h) => (

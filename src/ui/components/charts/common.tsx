@@ -4,15 +4,16 @@ import type { Live, XAxis } from '../../live';
 import type { Plan } from '../../plan';
 import type { Tip } from './Plot';
 import { nearestIndex } from './plot-geometry';
+import { CHART_REDRAW_MS } from '../../redraw';
+import { X_AXIS } from '../../../core/metrics/names';
 
 // What every chart reads from the store. `live` is mutated in place, so derived data is keyed on a
-// version. The store bumps `version` up to once per frame while results stream; redrawing every
-// chart that often would take most of the main thread, so charts follow a throttled copy of it:
-// at once when they have not redrawn for FRAME_MS, else at the end of that interval (the last
-// version always shows). (Not useDeferredValue: under a steady stream of updates a deferred render
-// keeps being abandoned, and the curves would only appear at the end.)
-
-const FRAME_MS = 100;
+// version. The store bumps `version` at most once per CHART_REDRAW_MS while results stream, and at
+// once on a step, a pause or a run's end; charts follow a throttled copy of it, so a burst of those
+// redraws them no more often: at once when they have not redrawn for CHART_REDRAW_MS, else at the
+// end of that interval (the last version always shows). (Not useDeferredValue: under a steady
+// stream of updates a deferred render keeps being abandoned, and the curves would only appear at
+// the end.)
 /**
  * Charts redraw in turn, one per task (slot k waits k·SLOT_MS): a redraw of every chart in one
  * task would block the page for longer than 50 ms; one chart at a time stays below it.
@@ -45,12 +46,12 @@ function publish(): void {
 
 useApp.subscribe((s, prev) => {
   if (s.version === prev?.version || timer !== null) return;
-  const wait = lastPublish + FRAME_MS - performance.now();
+  const wait = lastPublish + CHART_REDRAW_MS - performance.now();
   if (wait <= 0) publish();
   else timer = setTimeout(publish, wait);
 });
 
-/** The store's `version` and `live`, throttled to one change per FRAME_MS, for the chart in `slot`. */
+/** The store's `version` and `live`, throttled to one change per CHART_REDRAW_MS, for the chart in `slot`. */
 function useShown(slot: number): Shown {
   const subscribe = useCallback((l: () => void) => {
     listeners[slot].add(l);
@@ -80,8 +81,6 @@ export const fmt3 = (v: unknown) => (typeof v === 'number' && Number.isFinite(v)
 /** A class name made of an algorithm id (ids are free text). */
 export const idClass = (id: string) => `algo-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
-const X_UNITS: Record<XAxis, string> = { iterations: 'iterations', steps: 'steps', rollouts: 'rollouts' };
-
 interface TipPoint {
   x: number;
   k: number;
@@ -100,7 +99,7 @@ interface TipRow {
 function SeriesTooltip({ axis, x, rows }: { axis: XAxis; x: number; rows: TipRow[] }) {
   return (
     <div className="chart-tooltip">
-      <div className="chart-tooltip-head">{axis === 'iterations' ? `iteration ${fmtX(x)}` : `${fmtX(x)} ${X_UNITS[axis]}`}</div>
+      <div className="chart-tooltip-head">{axis === 'iterations' ? `iteration ${fmtX(x)}` : `${fmtX(x)} ${X_AXIS[axis].unit}`}</div>
       {rows.map(({ id, label, color, point, value }) => {
         const extra = [axis !== 'iterations' ? `iteration ${point.k}` : '', `n = ${point.n}`].filter(Boolean).join(', ');
         return (
