@@ -30,6 +30,7 @@ async function openSweep(page: Page) {
   await page.goto('/#v=1');
   await page.getByTestId('tab-sweep').click();
   await expect(page.getByTestId('sweep-view')).toBeVisible();
+  await expect(page.getByTestId('sweep-empty')).toBeVisible();
 }
 
 async function runSweepToEnd(page: Page, timeout = 90_000) {
@@ -93,6 +94,10 @@ test('the address replays the sweep: a new page opens its axes and base, and run
   await runSweepToEnd(other);
   await expect(other.getByTestId('sweep-lines')).toBeVisible();
   await expect(other.getByTestId('sweep-cell')).toHaveCount(2 * 9);
+  await expect(other.getByTestId('sweep-stale')).toHaveCount(0);
+  await other.getByTestId('sweep-axis-0-values').fill('0.3, 3, 30');
+  await other.getByTestId('sweep-axis-0-values').press('Enter');
+  await expect(other.getByTestId('sweep-stale')).toBeVisible();
 });
 
 test('a cell opens in the explorer as the experiment it ran, and runs there to the same bits', async ({ page }) => {

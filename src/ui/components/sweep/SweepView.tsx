@@ -56,6 +56,11 @@ function Setup() {
             : `Computed by the tensor executor, one cell at a time in a Web Worker (${plan.choice.reason}).`}
         </p>
       )}
+      {d.ok && s.sweep.run && status !== 'running' && JSON.stringify(d.doc) !== JSON.stringify(s.sweep.run.doc) && (
+        <p className="sweep-stale" data-testid="sweep-stale">
+          The maps below show the sweep as it ran; its axes or the explorer’s experiment have changed since. Run sweep to update them.
+        </p>
+      )}
       {(blocked || s.sweep.error) && (
         <p className="sweep-error" role="alert" data-testid="sweep-error">
           {s.sweep.error ?? blocked}
@@ -85,7 +90,12 @@ function Maps() {
     // named as in the base experiment: a cell's own label would carry its value of a swept field
     return resolveConfig(run.doc.base).algorithms.map((a) => ({ id: a.id, label: algorithmLabel(a), color: algorithmColor(a) }));
   }, [run?.doc]);
-  if (!run) return null;
+  if (!run)
+    return (
+      <section className="card sweep-maps" data-testid="sweep-empty">
+        <p className="muted">Press ▶ Run sweep: the maps fill in here as the cells finish, one per algorithm.</p>
+      </section>
+    );
   const cells = run.cells;
   const present = cells.filter((c) => c !== undefined);
   const numeric = view.outcome === 'verdict' ? null : view.outcome;
