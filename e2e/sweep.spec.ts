@@ -153,3 +153,21 @@ test('a bad value names the axis and the value; a refused sweep link leaves the 
   await page.goto('/#v=1&sweep=AAAA');
   await expect(page.getByTestId('link-error')).toContainText('This sweep link cannot be opened: sweep:');
 });
+
+test('the explorer’s keys do nothing on the Sweep view; Enter on a cell opens it', async ({ page }) => {
+  await openSweep(page);
+  await page.locator('body').press(' ');
+  await page.locator('body').press('ArrowRight');
+  await page.getByTestId('sweep-axis-0-values').fill('0.3, 3');
+  await page.getByTestId('sweep-axis-0-values').press('Enter');
+  await page.getByTestId('sweep-remove-axis').click();
+  await runSweepToEnd(page);
+  await page.getByTestId('tab-explorer').click();
+  await expect(page.getByTestId('progress')).toHaveAttribute('data-status', 'idle');
+  await expect(page.getByTestId('progress')).toHaveAttribute('aria-valuenow', '0');
+  await page.getByTestId('tab-sweep').click();
+  await page.locator('[data-testid="sweep-cell"][data-cell="1"]').first().focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('sweep-view')).toHaveCount(0);
+  expect(await page.evaluate(() => decodeURIComponent(location.hash))).toContain('optimizer.lr=3');
+});

@@ -23,9 +23,11 @@ function typing(target: EventTarget | null): boolean {
  * tour. (With focus in the tour, → and ← are its Next and Back: Tour.tsx handles them first.)
  */
 export function onShortcut(e: KeyboardEvent): void {
-  if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
+  if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented || typing(e.target)) return;
   const s = useApp.getState();
   if (s.helpOpen && e.key !== '?') return;
+  // the Sweep view has no transport: its keys would run the explorer's experiment unseen
+  if (s.page === 'sweep' && e.key !== '?') return;
   switch (e.key) {
     case ' ':
       if (e.target instanceof HTMLButtonElement) return; // Space presses the focused button
