@@ -171,3 +171,16 @@ test('the explorer’s keys do nothing on the Sweep view; Enter on a cell opens 
   await expect(page.getByTestId('sweep-view')).toHaveCount(0);
   expect(await page.evaluate(() => decodeURIComponent(location.hash))).toContain('optimizer.lr=3');
 });
+
+test('an MLP experiment sweeps on the tensor executor, one cell at a time in the worker, and says so', async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto('/#v=1&policy.kind=mlp&iterations=5&seeds=2&algorithms=[grpo,seeupo]');
+  await page.getByTestId('tab-sweep').click();
+  await expect(page.getByTestId('sweep-executor')).toContainText('tensor executor, one cell at a time');
+  await page.getByTestId('sweep-axis-0-values').fill('0.3, 3');
+  await page.getByTestId('sweep-axis-0-values').press('Enter');
+  await page.getByTestId('sweep-remove-axis').click();
+  await runSweepToEnd(page);
+  await expect(page.getByTestId('sweep-cell')).toHaveCount(4);
+  expect(problems).toEqual([]);
+});
