@@ -58,7 +58,7 @@ const ALLOWED: Record<Command, readonly OptionName[]> = {
 const VALUE_HINT: Record<string, string> = {
   out: 'FILE',
   threads: 'N',
-  executor: 'auto|cpu|tensor',
+  executor: 'auto|cpu|tensor|webgpu',
   backend: 'wasm|cpu',
   link: "'URL'",
   shard: 'I/N',

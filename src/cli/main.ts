@@ -1,3 +1,4 @@
+import { WEBGPU_IN_NODE } from './webgpu';
 import { createWriteStream, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
@@ -17,7 +18,7 @@ import { progressBar } from './progress';
 import { mergeCommand, sweepCommand } from './sweep';
 
 const USAGE = `usage:
-  seeupo-explorer run CONFIG.json [--out RESULT.json] [--threads N] [--executor auto|cpu|tensor] [--backend wasm|cpu] [--debug]
+  seeupo-explorer run CONFIG.json [--out RESULT.json] [--threads N] [--executor auto|cpu|tensor|webgpu] [--backend wasm|cpu] [--debug]
   seeupo-explorer run --link 'URL' [same options]   (a permalink from the page; prints the result and its hash)
   seeupo-explorer claims CONFIG.json|--link 'URL' [same options]   (runs it; prints only the paper's five claims, verdicts with evidence)
   seeupo-explorer advantages INPUT.json
@@ -81,6 +82,7 @@ async function runFromArgs(command: string, args: Args, threadsFlag: number | un
   const exp = resolveConfig(raw);
   for (const w of exp.warnings) process.stderr.write(`warning: ${safeText(w, 1000)}\n`);
   const choice = chooseExecutor(exp);
+  if (choice.executor === 'webgpu') throw new ConfigError('executor', WEBGPU_IN_NODE);
   const bar = progressBar(process.stderr, 'running');
   let result: ExperimentResult;
   if (choice.executor === 'tensor') {

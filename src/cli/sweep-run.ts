@@ -1,3 +1,5 @@
+import { ConfigError } from '../core/config/fields';
+import { WEBGPU_IN_NODE } from './webgpu';
 import { partitionRuns } from '../core/run/partition';
 import type { Sweep } from '../core/sweep/cells';
 import type { SweepCell } from '../core/sweep/document';
@@ -24,6 +26,7 @@ export function runSweepCellsInNode(sweep: Sweep, cells: number[], opts: NodeSwe
     batch: (exp, specs, report) => runShardsOnCpu(exp, { exp }, partitionRuns(specs, opts.threads), { threads: opts.threads, launch, onProgress: (p) => report(p.iteration) }),
     async single(exp, config, report) {
       const choice = chooseExecutor(exp);
+      if (choice.executor === 'webgpu') throw new ConfigError('executor', WEBGPU_IN_NODE);
       if (choice.executor === 'tensor') {
         const { runTensorInNode } = await import('../exec/tensor/node-run');
         return runTensorInNode(exp, choice.reason, (p) => report(p.iteration));

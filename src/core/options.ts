@@ -19,8 +19,11 @@ export type Activation = (typeof ACTIVATIONS)[number];
 export const NOISE_KINDS = ['none', 'gaussian', 'bernoulli'] as const;
 export type NoiseKind = (typeof NOISE_KINDS)[number];
 
-/** Which engine runs the experiment: auto picks cpu for tabular policies, tensor for MLPs. */
-export const EXECUTORS = ['auto', 'cpu', 'tensor'] as const;
+/**
+ * Which engine runs the experiment: auto picks cpu for tabular policies, tensor for MLPs; webgpu
+ * (whole exact-mode iterations in WGSL, browser only) only when asked for.
+ */
+export const EXECUTORS = ['auto', 'cpu', 'tensor', 'webgpu'] as const;
 export type ExecutorChoice = (typeof EXECUTORS)[number];
 
 /** tfjs backends, in the order the page tries them. */

@@ -2,7 +2,7 @@ import { allRuns, partitionRuns } from '../core/run/partition';
 import { changeValues } from '../core/run/changes';
 import { makeRunSeries, storageStride } from '../core/run/series';
 import type { TurnRecord } from '../core/run/turns';
-import { connectCpuWorker, connectTensorWorker } from '../worker/browser-session';
+import { connectCpuWorker, connectTensorWorker, connectWebGpuWorker } from '../worker/browser-session';
 import { Session } from '../worker/session-client';
 import { TURN_STEP_NEEDS_CPU } from '../worker/session-protocol';
 import { isHotPath, setPath } from './draft';
@@ -131,11 +131,13 @@ function openSession(plan: Plan): Promise<void> {
   elapsedBefore = 0;
   runningSince = null;
   rate = [];
-  const tensor = plan.choice.executor === 'tensor';
-  const parts = tensor ? [allRuns(plan.exp)] : partitionRuns(allRuns(plan.exp), plan.threads);
+  // the tensor and WebGPU executors hold every run in one worker (one device); the CPU executor shares them out
+  const cpu = plan.choice.executor === 'cpu';
+  const parts = cpu ? partitionRuns(allRuns(plan.exp), plan.threads) : [allRuns(plan.exp)];
+  const connect = cpu ? connectCpuWorker : plan.choice.executor === 'tensor' ? connectTensorWorker : connectWebGpuWorker;
   set({ live, iteration: 0, total: plan.exp.iterations, version: get().version + 1, turnStep: null, backend: null, itPerSec: null, elapsed: 0, error: null });
   return new Promise((resolve, reject) => {
-    const s = new Session(plan.exp, plan.config, live, parts, tensor ? connectTensorWorker : connectCpuWorker, {
+    const s = new Session(plan.exp, plan.config, live, parts, connect, {
       ready: (backend) => {
         if (session !== s) return;
         set({ backend });
@@ -153,7 +155,7 @@ function openSession(plan: Plan): Promise<void> {
       },
       error: (msg) => {
         if (session !== s) return;
-        const where = tensor ? 'tensor' : 'CPU';
+        const where = { cpu: 'CPU', tensor: 'tensor', webgpu: 'WebGPU' }[plan.choice.executor];
         fail(`The run failed on the ${where} executor: ${msg}`);
         reject(new Error(msg));
       },
@@ -209,7 +211,7 @@ export function stepOnce(): void {
 /** Why "Step one turn" is unavailable for the current plan, or null. */
 export function turnStepBlocked(plan: Plan | null): string | null {
   if (!plan) return 'the settings are invalid';
-  if (plan.choice.executor === 'tensor') return TURN_STEP_NEEDS_CPU;
+  if (plan.choice.executor !== 'cpu') return TURN_STEP_NEEDS_CPU;
   return null;
 }
 

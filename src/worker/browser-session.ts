@@ -32,3 +32,6 @@ export const connectTensorWorker: Connect = (onEvent) =>
 /** A sweep worker (src/worker/sweep-worker.ts) for the page's Sweep view. */
 export const connectSweepWorker: ConnectSweep = (onEvent) =>
   wire<SweepWorkerEvent>(new Worker(new URL('./sweep-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-sweep' }), 'the sweep worker', onEvent);
+
+export const connectWebGpuWorker: Connect = (onEvent) =>
+  wire<SessionEvent>(new Worker(new URL('./webgpu-session-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-webgpu' }), 'WebGPU worker', onEvent);

@@ -33,4 +33,4 @@ export type SessionEvent =
   | { type: 'done'; seq: number; iteration: number }
   | { type: 'error'; message: string };
 
-export const TURN_STEP_NEEDS_CPU = 'Step one turn needs the CPU executor (a tabular policy): the tensor executor performs whole iterations';
+export const TURN_STEP_NEEDS_CPU = 'Step one turn needs the CPU executor (a tabular policy): the tensor and WebGPU executors perform whole iterations';

@@ -1,3 +1,4 @@
+import { webgpuUnsupported } from './webgpu-support';
 import { z } from 'zod';
 import { ENV_PRESETS } from '../env/presets';
 import type { Env, Noise } from '../env/types';
@@ -233,6 +234,11 @@ function checkExecutor(exp: Experiment): void {
   if (exp.policy.kind === 'mlp' && exp.executor === 'cpu')
     fail('executor', 'must be "auto" or "tensor" for an MLP policy (the CPU executor runs tabular policies only), got "cpu"');
   if (exp.executor === 'cpu' && exp.backend !== null) exp.warnings.push(`backend: "${exp.backend}" is ignored by the CPU executor`);
+  if (exp.executor === 'webgpu') {
+    const why = webgpuUnsupported(exp);
+    if (why) fail(why.path, why.message);
+    if (exp.backend !== null) exp.warnings.push(`backend: "${exp.backend}" is ignored by the WebGPU executor`);
+  }
 }
 
 function checkBatchShape(exp: Experiment): void {

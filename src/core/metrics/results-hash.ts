@@ -1,3 +1,4 @@
+import type { RunExecutor } from '../run/choose';
 import { APP_VERSION } from '../version';
 
 // The results hash a permalink may carry (issue 5): a 48-bit digest of every run's J curve
@@ -14,8 +15,8 @@ export interface ResultsHash {
 
 export type JCurve = ArrayLike<number | null>;
 
-export const executorTag = (executor: 'cpu' | 'tensor', backend: string | null): string =>
-  executor === 'cpu' ? 'cpu' : `tensor-${backend ?? 'unknown'}`;
+export const executorTag = (executor: RunExecutor, backend: string | null): string =>
+  executor === 'tensor' ? `tensor-${backend ?? 'unknown'}` : executor;
 
 /** Two 32-bit multiply-xorshift lanes (cyrb53-style mixing), fed 32-bit words. */
 class Digest {

@@ -1,7 +1,10 @@
 import type { Experiment } from '../config/experiment';
 
+/** The engines that run an experiment. */
+export type RunExecutor = 'cpu' | 'tensor' | 'webgpu';
+
 export interface ExecutorChoice {
-  executor: 'cpu' | 'tensor';
+  executor: RunExecutor;
   reason: string;
 }
 
@@ -12,6 +15,7 @@ export interface ExecutorChoice {
  */
 export function chooseExecutor(exp: Experiment): ExecutorChoice {
   if (exp.policy.kind === 'mlp') return { executor: 'tensor', reason: 'MLP policy: neural policies run on the tensor executor' };
+  if (exp.executor === 'webgpu') return { executor: 'webgpu', reason: 'as asked (executor: webgpu): whole exact-mode iterations of every run in WGSL compute shaders, float32' };
   if (exp.executor === 'tensor') return { executor: 'tensor', reason: 'tabular policy on the tensor executor, as asked (executor: tensor)' };
   if (exp.executor === 'auto' && exp.backend) return { executor: 'tensor', reason: `tabular policy on the tensor executor, because backend ${exp.backend} was asked for` };
   return {

@@ -1,3 +1,4 @@
+import type { RunExecutor } from './choose';
 import type { Experiment } from '../config/resolve';
 import type { Mode } from '../options';
 import { CLAIMS_RULES, claimsInputOf, computeClaims, type Claim } from '../claims';
@@ -33,7 +34,7 @@ export interface ExperimentResult {
   version: 1;
   Jstar: number;
   appVersion: string;
-  executor: 'cpu' | 'tensor';
+  executor: RunExecutor;
   backend: string | null;
   executorReason: string;
   threads: number;
@@ -66,7 +67,7 @@ export function buildResult(
   exp: Experiment,
   Jstar: number,
   series: RunSeries[],
-  meta: { executor: 'cpu' | 'tensor'; backend: string | null; executorReason: string; threads: number; wallSeconds: number; jIsEstimate?: boolean },
+  meta: { executor: RunExecutor; backend: string | null; executorReason: string; threads: number; wallSeconds: number; jIsEstimate?: boolean },
 ): ExperimentResult {
   // a Monte-Carlo J counts no violations (algorithms.md §7): its drops are sampling noise
   const tol = meta.jIsEstimate ? Infinity : violationTolerance(rewardRange(exp));

@@ -1,11 +1,12 @@
 import type { BackendReport } from '../../core/run/backend-report';
+import type { RunExecutor } from '../../core/run/choose';
 import { adapterText } from '../backend-text';
 import { setDraftValue, useApp } from '../store';
 
 const CPU_WHY = 'Each worker thread runs a share of the (algorithm, seed) runs in float64.';
 
 interface BadgeText {
-  executor: 'cpu' | 'tensor';
+  executor: RunExecutor;
   backend: string;
   label: string;
   why: string;
@@ -17,6 +18,16 @@ function cpuBadge(threads: number, reason: string): BadgeText {
     backend: 'none',
     label: `CPU executor · ${threads} worker ${threads === 1 ? 'thread' : 'threads'} · float64`,
     why: `Why: ${reason}. ${CPU_WHY}`,
+  };
+}
+
+function webgpuBadge(report: BackendReport | null, reason: string): BadgeText {
+  const a = report?.adapter;
+  return {
+    executor: 'webgpu',
+    backend: report ? 'webgpu' : 'pending',
+    label: `WebGPU executor · ${a ? `${adapterText(a)} · ` : ''}float32`,
+    why: `Why: ${reason}. ${report ? `${report.reason}.` : 'The adapter is asked for when the run starts.'} Exact mode on tabular policies; its numbers agree with the CPU executor's float64 within float32 rounding.`,
   };
 }
 
@@ -40,7 +51,7 @@ function tensorBadge(report: BackendReport | null, reason: string, running: bool
   };
 }
 
-const EXECUTORS = [['auto', 'Auto'], ['cpu', 'CPU executor (float64)'], ['tensor', 'Tensor executor (tfjs)']] as const;
+const EXECUTORS = [['auto', 'Auto'], ['cpu', 'CPU executor (float64)'], ['tensor', 'Tensor executor (tfjs)'], ['webgpu', 'WebGPU executor (WGSL, exact mode)']] as const;
 const BACKENDS = [['auto', 'Auto'], ['webgpu', 'WebGPU'], ['webgl', 'WebGL'], ['wasm', 'wasm'], ['cpu', 'tfjs cpu']] as const;
 
 /** Force the executor or the tfjs backend (a cold change: it restarts a running experiment). */
@@ -84,7 +95,9 @@ export function BackendBadge() {
   const b =
     plan.choice.executor === 'cpu'
       ? cpuBadge(plan.threads, plan.choice.reason)
-      : tensorBadge(report, plan.choice.reason, running);
+      : plan.choice.executor === 'webgpu'
+        ? webgpuBadge(report, plan.choice.reason)
+        : tensorBadge(report, plan.choice.reason, running);
   return (
     <section className="backend card" data-testid="backend-badge" data-executor={b.executor} data-backend={b.backend} aria-label="Compute">
       <span className="badge" data-testid="backend-label">{b.label}</span>

@@ -122,7 +122,9 @@ export function SummaryTable() {
   const where =
     plan.choice.executor === 'cpu'
       ? `on ${plan.threads} worker ${plan.threads === 1 ? 'thread' : 'threads'}`
-      : `on the tensor executor (tfjs ${backend?.backend ?? exp.backend ?? 'backend pending'})`;
+      : plan.choice.executor === 'webgpu'
+        ? 'on the WebGPU executor (WGSL)'
+        : `on the tensor executor (tfjs ${backend?.backend ?? exp.backend ?? 'backend pending'})`;
   const time = status === 'done' ? `finished in ${elapsed.toFixed(2)} s` : status === 'running' ? `running for ${elapsed.toFixed(1)} s` : `${elapsed.toFixed(2)} s so far`;
   return (
     <section className="card" aria-labelledby="summary-heading">

@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { resolveConfig } from '../src/core/config/resolve';
+import { inThisThread, runOnCpu } from '../src/exec/cpu/run-experiment';
+import { runToEnd, watchProblems } from './helpers';
+
+// The WebGPU executor (issue 19) on SwiftShader: exact mode, every rule and option it runs, against
+// the CPU executor's float64 numbers for the same config (run here in Node: the CPU executor gives
+// the same numbers in every engine). Every J of every run and iteration within 1e-4.
+
+interface PageRun {
+  seed: number;
+  J: (number | null)[];
+}
+
+async function pageResult(page: Page, link: string, iterations: number) {
+  await page.goto(`/#v=1&${link}&executor=webgpu`);
+  await expect(page.getByTestId('backend-badge')).toHaveAttribute('data-executor', 'webgpu');
+  await runToEnd(page, iterations, 120_000);
+  await expect(page.getByTestId('backend-badge')).toHaveAttribute('data-backend', 'webgpu');
+  const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+  return JSON.parse(readFileSync((await d.path())!, 'utf8')) as { executor: string; config: Record<string, unknown>; algorithms: { id: string; runs: PageRun[] }[] };
+}
+
+async function cpuResult(config: Record<string, unknown>) {
+  const cfg = { ...config, executor: 'cpu' };
+  return runOnCpu(resolveConfig(cfg), cfg, { threads: 1, launch: inThisThread });
+}
+
+/** Largest |J_webgpu − J_cpu| over every algorithm, run and iteration. */
+function maxDiff(a: { algorithms: { id: string; runs: PageRun[] }[] }, b: Awaited<ReturnType<typeof cpuResult>>): number {
+  let worst = 0;
+  a.algorithms.forEach((alg, i) => {
+    expect(alg.id).toBe(b.algorithms[i]!.id);
+    alg.runs.forEach((run, r) => {
+      const want = b.algorithms[i]!.runs[r]!.J;
+      expect(run.J).toHaveLength(want.length);
+      run.J.forEach((j, k) => {
+        expect(j, `${alg.id} seed ${r} iteration ${k}`).not.toBeNull();
+        worst = Math.max(worst, Math.abs(j! - want[k]!));
+      });
+    });
+  });
+  return worst;
+}
+
+const CASES: [string, string, number][] = [
+  ['every rule the kernel runs, SGD, batch normalization', 'env.preset=lock&mode=exact&iterations=30&seeds=2&policy.kind=tabular&policy.initScale=0.5&algorithms=[reinforce,grpo,gspo,seeupo,seeupo-forward]', 30],
+  ['Adam, group and no normalization, epochs, mClip, geomean turn ratio, two contexts with noise', 'env.preset=two-prompts&mode=exact&iterations=25&seeds=2&optimizer.kind=adam&optimizer.lr=0.05&algorithms=[grpo,seeupo,ppo-grae]&algorithms.0.normalization=group&algorithms.1.epochs=3&algorithms.1.mClip=0.2&algorithms.1.turnRatio=geomean&algorithms.2.normalization=none&algorithms.2.clip=0.1', 25],
+  ['the 5-turn lock at lr 300 (the opening lesson): reverse escapes the exit, forward does not', 'env.preset=lock&env.turns=5&mode=exact&iterations=10&seeds=1&optimizer.kind=sgd&optimizer.lr=300&algorithms=[seeupo,seeupo-forward,grpo]', 10],
+];
+
+for (const [name, link, iterations] of CASES) {
+  test(`WebGPU executor = CPU executor within 1e-4 on every J: ${name}`, async ({ page }) => {
+    const problems = watchProblems(page);
+    const got = await pageResult(page, link, iterations);
+    expect(got.executor).toBe('webgpu');
+    const want = await cpuResult(got.config);
+    const worst = maxDiff(got, want);
+    console.log(`${name}: max |ΔJ| = ${worst.toExponential(2)}`);
+    expect(worst).toBeLessThan(1e-4);
+    expect(problems).toEqual([]);
+  });
+}
+
+test('the WebGPU executor refuses what it does not run yet, naming the field', async ({ page }) => {
+  await page.goto('/#v=1&env.preset=lock&mode=sampled&algorithms=[grpo]&executor=webgpu');
+  await expect(page.getByTestId('link-error')).toContainText('mode: the WebGPU executor runs exact mode only for now, got "sampled"');
+});

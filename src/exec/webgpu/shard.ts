@@ -1,0 +1,194 @@
+import { algorithmLr } from '../../core/algo/records';
+import type { Experiment } from '../../core/config/resolve';
+import { evaluatePolicy, softmaxTable } from '../../core/env/exact';
+import { noiseVariance } from '../../core/env/types';
+import { applyScheduled } from '../../core/run/changes';
+import type { RunSpec } from '../../core/run/partition';
+import { makeRunSeries, recordEvaluation, recordUpdate, type RunSeries } from '../../core/run/series';
+import { buildProblem, type Problem } from '../host/problem';
+import { initialTheta } from '../host/state';
+import { ALGO, ALGO_WORDS, kernelSource, recordWords, scratchWords, type KernelShape } from './kernel';
+
+// The WebGPU executor's host side: the experiment's tables and every run's logits, Adam moments
+// and scratch in GPU buffers, one compute pipeline, and step(K): K iterations of every run in one
+// dispatch, one read back of their records (metrics per iteration), recorded into the same
+// RunSeries as the other executors. Initial logits come from the host (the CPU executor's seeded
+// streams), so iteration 0 is the same everywhere. Exact mode, tabular policies (support.ts).
+
+/** Iterations per dispatch: small enough that one dispatch stays well under a browser's watchdog. */
+export const MAX_K = 32;
+
+export class WebGpuShard {
+  readonly pb: Problem;
+  readonly series: RunSeries[];
+  readonly Jstar: number;
+  iteration = 0;
+  /** Dispatches and read backs so far (the benchmark reports them per iteration). */
+  dispatches = 0;
+  readbacks = 0;
+  private readonly shape: KernelShape;
+  private readonly buffers: GPUBuffer[] = [];
+  private pipeline: GPUComputePipeline | null = null;
+  private bind: GPUBindGroup | null = null;
+  private algos!: GPUBuffer;
+  private params!: GPUBuffer;
+  private rec!: GPUBuffer;
+  private staging!: GPUBuffer;
+  private readonly diverged: { diverged: number | null }[];
+  private disposed = false;
+
+  constructor(
+    readonly exp: Experiment,
+    readonly specs: RunSpec[],
+    private readonly device: GPUDevice,
+    every = 1,
+  ) {
+    this.pb = buildProblem(exp);
+    const { tree } = this.pb;
+    this.shape = { contexts: exp.env.contexts, V: tree.V, N: tree.N, L: tree.L, T: tree.T, nodesPerContext: tree.nodesPerContext, offset: Array.from(tree.offset), S: tree.sequences };
+    this.Jstar = this.pb.opt.Jstar;
+    this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex, every));
+    this.diverged = specs.map(() => ({ diverged: null }));
+  }
+
+  get done(): boolean {
+    return this.iteration >= this.exp.iterations;
+  }
+
+  /** Build the pipeline and upload the tables and the initial logits; records iteration 0 (on the host, in float64). */
+  async init(): Promise<void> {
+    const { pb, device, specs } = this;
+    const { tree, env } = pb;
+    const e = pb.enumeration!;
+    const RS = pb.rollouts;
+    const P = pb.params;
+    const runs = specs.length;
+    const f32 = (words: number) => words * 4;
+    const storage = (data: ArrayBufferView | number, usage = 0) => {
+      const size = Math.max(16, typeof data === 'number' ? f32(data) : data.byteLength);
+      const b = device.createBuffer({ size: Math.ceil(size / 4) * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | usage });
+      this.buffers.push(b);
+      if (typeof data !== 'number') device.queue.writeBuffer(b, 0, data as BufferSource);
+      return b;
+    };
+    // tables: returns, noise variance per sequence, the turn discount
+    const tables = new Float32Array(2 * RS + tree.T);
+    for (let i = 0; i < RS; i++) {
+      tables[i] = e.reward[i];
+      tables[RS + i] = noiseVariance(env.noise[e.ctx[i]], e.terminal[i]);
+    }
+    tables.set(pb.turnDiscount, 2 * RS);
+    const itab = new Uint32Array(2 * RS * tree.N + P + env.contexts * tree.N);
+    itab.set(e.node, 0);
+    itab.set(e.tok, RS * tree.N);
+    for (let j = 0; j < P; j++) itab[2 * RS * tree.N + j] = pb.opt.optimal[j] ? 1 : 0;
+    for (let x = 0; x < env.contexts; x++) itab.set(pb.opt.path[x]!, 2 * RS * tree.N + P + x * tree.N);
+    // initial logits from the host's seeded streams, evaluated here in float64 (iteration 0)
+    const theta64 = new Float64Array(P);
+    const theta = new Float32Array(P * runs);
+    const probs = new Float64Array(P);
+    const logZ = new Float64Array(pb.nodes);
+    const scratch = { reach: new Float64Array(pb.nodes), leafProb: null as Float64Array | null };
+    const value = { J: 0, entropy: 0, optimalProb: new Float64Array(tree.T), Jcontext: undefined as Float64Array | undefined };
+    specs.forEach((s, r) => {
+      initialTheta(pb, s.seedIndex, theta64);
+      theta.set(theta64, r * P);
+      softmaxTable(theta64, tree.V, probs, logZ);
+      const v = evaluatePolicy(env, tree, pb.opt, probs, scratch as never, value as never);
+      recordEvaluation(this.series[r]!, this.diverged[r]!, 0, v);
+    });
+    const tablesBuf = storage(tables);
+    const itabBuf = storage(itab);
+    this.algos = storage(ALGO_WORDS * runs);
+    this.writeAlgos();
+    const thetaBuf = storage(theta);
+    const adam = storage((2 * P + tree.T) * runs);
+    const scr = storage(scratchWords(this.shape) * runs);
+    this.rec = storage(recordWords(this.shape) * MAX_K * runs, GPUBufferUsage.COPY_SRC);
+    this.params = device.createBuffer({ size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.buffers.push(this.params);
+    this.staging = device.createBuffer({ size: this.rec.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    this.buffers.push(this.staging);
+    void adam;
+    const module = device.createShaderModule({ code: kernelSource(this.shape) });
+    this.pipeline = await device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+    this.bind = device.createBindGroup({
+      layout: this.pipeline.getBindGroupLayout(0),
+      entries: [tablesBuf, itabBuf, this.algos, thetaBuf, adam, scr, this.rec, this.params].map((buffer, binding) => ({ binding, resource: { buffer } })),
+    });
+  }
+
+  /** Each run's algorithm record as the kernel reads it (after a hot change of the lr or a clip, again). */
+  writeAlgos(): void {
+    const w = new Float32Array(ALGO_WORDS * this.specs.length);
+    this.specs.forEach((s, r) => {
+      const a = this.exp.algorithms[s.algoIndex]!;
+      const o = r * ALGO_WORDS;
+      w[o + ALGO.rule] = a.rule === 'reinforce' ? 0 : a.rule === 'ppu' ? 1 : 2;
+      w[o + ALGO.ratioSeq] = a.ratio === 'sequence' ? 1 : 0;
+      w[o + ALGO.order] = a.order === 'reverse' ? 0 : 1;
+      w[o + ALGO.norm] = a.normalization === 'none' ? 0 : a.normalization === 'group' ? 1 : 2;
+      w[o + ALGO.mCorr] = a.mCorrection ? 1 : 0;
+      w[o + ALGO.mClip] = a.mClip ?? -1;
+      w[o + ALGO.geo] = a.turnRatio === 'geomean' ? 1 : 0;
+      w[o + ALGO.epochs] = a.epochs;
+      w[o + ALGO.lr] = algorithmLr(a, this.exp.optimizer.lr);
+      w[o + ALGO.clip] = a.clip;
+      w[o + ALGO.adam] = this.exp.optimizer.kind === 'adam' ? 1 : 0;
+    });
+    this.device.queue.writeBuffer(this.algos, 0, w);
+  }
+
+  /**
+   * Up to `k` iterations of every run in one dispatch and one read back; fewer when a scheduled
+   * change falls inside (it applies at its iteration, as on the CPU executor). Returns the iterations done.
+   */
+  async step(k = 1): Promise<number> {
+    if (this.done || !this.pipeline || this.disposed) return 0;
+    const start = this.iteration;
+    if (applyScheduled(this.exp, start)) this.writeAlgos();
+    let K = Math.min(k, MAX_K, this.exp.iterations - start);
+    for (const c of this.exp.changes) if (c.at > start && c.at < start + K) K = c.at - start;
+    const runs = this.specs.length;
+    const REC = recordWords(this.shape);
+    this.device.queue.writeBuffer(this.params, 0, new Uint32Array([runs, K, 0, 0]));
+    const enc = this.device.createCommandEncoder();
+    const pass = enc.beginComputePass();
+    pass.setPipeline(this.pipeline);
+    pass.setBindGroup(0, this.bind!);
+    pass.dispatchWorkgroups(Math.ceil(runs / 64));
+    pass.end();
+    enc.copyBufferToBuffer(this.rec, 0, this.staging, 0, REC * K * runs * 4);
+    this.device.queue.submit([enc.finish()]);
+    this.dispatches++;
+    await this.staging.mapAsync(GPUMapMode.READ, 0, REC * K * runs * 4);
+    this.readbacks++;
+    const out = new Float32Array(this.staging.getMappedRange(0, REC * K * runs * 4).slice(0));
+    this.staging.unmap();
+    const T = this.pb.tree.T;
+    const C = this.exp.env.contexts;
+    for (let r = 0; r < runs; r++) {
+      const run = this.diverged[r]!;
+      const s = this.series[r]!;
+      for (let it = 0; it < K; it++) {
+        if (run.diverged !== null) break;
+        const o = (r * K + it) * REC;
+        const kk = start + it;
+        const u = { kl: out[o]!, clipFraction: out[o + 1]!, zeroVarianceGroups: out[o + 2]!, gradNorm: out[o + 3]! };
+        if (!recordUpdate(s, run, kk, u)) break;
+        const v = { J: out[o + 4]!, entropy: out[o + 5]!, optimalProb: out.subarray(o + 6, o + 6 + T), Jcontext: C > 1 ? out.subarray(o + 6 + T, o + 6 + T + C) : undefined };
+        recordEvaluation(s, run, kk + 1, v);
+      }
+    }
+    this.iteration = start + K;
+    return K;
+  }
+
+  /** Destroy every GPU buffer (the device is the caller's). */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const b of this.buffers) b.destroy();
+    this.buffers.length = 0;
+  }
+}
