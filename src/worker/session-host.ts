@@ -13,8 +13,12 @@ export interface Steppable {
   readonly turns: number;
   readonly Jstar: number;
   readonly backend: BackendReport | null;
-  /** One iteration; with `turns`, what each run did turn by turn. */
-  step(turns: boolean): Promise<TurnRecord[] | null>;
+  /**
+   * One iteration; with `turns`, what each run did turn by turn. `limit`: the most iterations this
+   * call may do (the next pause or hot change is that far); an executor that batches iterations
+   * (WebGPU: several per dispatch) may do up to that many, the others do one.
+   */
+  step(turns: boolean, limit?: number): Promise<TurnRecord[] | null>;
   applyHot(values: HotValues): void;
   dispose(): void;
 }
@@ -111,7 +115,9 @@ export function sessionHost(post: Post, make: MakeSteppable): (cmd: SessionComma
       const t0 = performance.now();
       while (until !== undefined && s.iteration < (until ?? s.total)) {
         applyDue();
-        await s.step(false);
+        let limit = speed > 0 ? 1 : (until ?? s.total) - s.iteration;
+        for (const h of hot) if (h.at > s.iteration) limit = Math.min(limit, h.at - s.iteration);
+        await s.step(false, limit);
         if (speed > 0 || performance.now() - t0 > SLICE_MS) break;
       }
       applyDue();

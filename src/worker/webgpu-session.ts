@@ -7,8 +7,9 @@ import type { MakeSteppable } from './session-host';
 import { TURN_STEP_NEEDS_CPU } from './session-protocol';
 
 /**
- * The WebGPU executor's runs as a session: every run in one shard, one dispatch per iteration
- * (so pause, step and hot changes land between iterations, as on the other executors).
+ * The WebGPU executor's runs as a session: every run in one shard, several iterations per dispatch
+ * (as many as take about DISPATCH_MS, never past the next pause, step or hot change, which land
+ * between iterations as on the other executors).
  */
 export const makeWebGpuSteppable: MakeSteppable = async (config, specs) => {
   const exp = resolveConfig(config);
@@ -30,9 +31,9 @@ export const makeWebGpuSteppable: MakeSteppable = async (config, specs) => {
     turns: exp.env.turns,
     Jstar: shard.Jstar,
     backend: { backend: 'webgpu', attempts: [], adapter: gpu.adapter, reason: `WGSL kernels on ${adapterName(gpu.adapter)}` },
-    async step(turns) {
+    async step(turns, limit = 1) {
       if (turns) throw new Error(TURN_STEP_NEEDS_CPU);
-      await shard.step(1);
+      await shard.step(Math.min(limit, shard.suggestedK()));
       return null;
     },
     applyHot(v) {

@@ -15,8 +15,10 @@ import { ALGO, ALGO_WORDS, kernelSource, recordWords, scratchWords, type KernelS
 // RunSeries as the other executors. Initial logits come from the host (the CPU executor's seeded
 // streams), so iteration 0 is the same everywhere. Exact mode, tabular policies (support.ts).
 
-/** Iterations per dispatch: small enough that one dispatch stays well under a browser's watchdog. */
-export const MAX_K = 32;
+/** Iterations per dispatch at most (the records buffer holds this many). */
+export const MAX_K = 64;
+/** The time one dispatch aims at: well under a browser's GPU watchdog, and short enough for Pause to feel immediate. */
+export const DISPATCH_MS = 30;
 
 export class WebGpuShard {
   readonly pb: Problem;
@@ -36,6 +38,8 @@ export class WebGpuShard {
   private staging!: GPUBuffer;
   private readonly diverged: { diverged: number | null }[];
   private disposed = false;
+  /** Wall time per iteration of the last dispatch (dispatch to read back), or null before one. */
+  msPerIteration: number | null = null;
 
   constructor(
     readonly exp: Experiment,
@@ -139,6 +143,12 @@ export class WebGpuShard {
     this.device.queue.writeBuffer(this.algos, 0, w);
   }
 
+  /** Iterations the next dispatch should hold to take about DISPATCH_MS, from the last dispatch's time (1 before any). */
+  suggestedK(): number {
+    if (this.msPerIteration === null) return 1;
+    return Math.max(1, Math.min(MAX_K, Math.floor(DISPATCH_MS / Math.max(this.msPerIteration, 1e-3))));
+  }
+
   /**
    * Up to `k` iterations of every run in one dispatch and one read back; fewer when a scheduled
    * change falls inside (it applies at its iteration, as on the CPU executor). Returns the iterations done.
@@ -151,6 +161,7 @@ export class WebGpuShard {
     for (const c of this.exp.changes) if (c.at > start && c.at < start + K) K = c.at - start;
     const runs = this.specs.length;
     const REC = recordWords(this.shape);
+    const t0 = performance.now();
     this.device.queue.writeBuffer(this.params, 0, new Uint32Array([runs, K, 0, 0]));
     const enc = this.device.createCommandEncoder();
     const pass = enc.beginComputePass();
@@ -165,6 +176,7 @@ export class WebGpuShard {
     this.readbacks++;
     const out = new Float32Array(this.staging.getMappedRange(0, REC * K * runs * 4).slice(0));
     this.staging.unmap();
+    this.msPerIteration = (performance.now() - t0) / K;
     const T = this.pb.tree.T;
     const C = this.exp.env.contexts;
     for (let r = 0; r < runs; r++) {

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../src/core/config/resolve';
+import { allRuns } from '../src/core/run/partition';
+import { kernelSource, recordWords, scratchWords } from '../src/exec/webgpu/kernel';
+import { MAX_K, WebGpuShard } from '../src/exec/webgpu/shard';
+import { webgpuUnsupported } from '../src/core/config/webgpu-support';
+
+// The WebGPU executor's host side without a GPU (Node has none): a recording stand-in for the
+// device checks the buffer lifecycle (every buffer destroyed, none made per iteration), one
+// dispatch and one read back per step, K iterations per dispatch cut at scheduled changes, and
+// the algorithm records rewritten when a change applies. The kernel's numbers are checked
+// against the CPU executor in Chromium (e2e/webgpu.spec.ts).
+
+interface Log {
+  created: number;
+  destroyed: number;
+  dispatches: number;
+  maps: number;
+  writes: { buffer: number; bytes: number }[];
+  K: number[];
+}
+
+function fakeDevice(log: Log): GPUDevice {
+  let id = 0;
+  const buffer = (size: number) => {
+    const me = id++;
+    log.created++;
+    return {
+      id: me,
+      size,
+      destroy: () => void log.destroyed++,
+      mapAsync: async () => void log.maps++,
+      getMappedRange: (_o: number, n: number) => new ArrayBuffer(n),
+      unmap: () => {},
+    };
+  };
+  const pass = { setPipeline() {}, setBindGroup() {}, dispatchWorkgroups: () => void log.dispatches++, end() {} };
+  return {
+    createBuffer: (d: { size: number }) => buffer(d.size),
+    createShaderModule: (d: { code: string }) => ({ code: d.code }),
+    createComputePipelineAsync: async () => ({ getBindGroupLayout: () => ({}) }),
+    createBindGroup: () => ({}),
+    createCommandEncoder: () => ({ beginComputePass: () => pass, copyBufferToBuffer() {}, finish: () => ({}) }),
+    queue: {
+      writeBuffer: (b: { id: number }, _o: number, data: ArrayBufferView) => {
+        log.writes.push({ buffer: b.id, bytes: data.byteLength });
+        if (data instanceof Uint32Array && data.length === 4) log.K.push(data[1]!);
+      },
+      submit() {},
+    },
+  } as unknown as GPUDevice;
+}
+
+beforeAll(() => {
+  Object.assign(globalThis, { GPUBufferUsage: { STORAGE: 128, COPY_DST: 8, COPY_SRC: 4, UNIFORM: 64, MAP_READ: 1 }, GPUMapMode: { READ: 1 } });
+});
+afterAll(() => {
+  delete (globalThis as Record<string, unknown>).GPUBufferUsage;
+  delete (globalThis as Record<string, unknown>).GPUMapMode;
+});
+
+const config = (extra: Record<string, unknown> = {}) => ({
+  version: 1,
+  env: { preset: 'lock' },
+  mode: 'exact',
+  iterations: 40,
+  seeds: 3,
+  executor: 'webgpu',
+  algorithms: [{ id: 'seeupo' }, { id: 'grpo' }],
+  ...extra,
+});
+
+describe('WebGPU executor: the host side', () => {
+  it('makes its buffers once, none per iteration, and destroys every one', async () => {
+    const log: Log = { created: 0, destroyed: 0, dispatches: 0, maps: 0, writes: [], K: [] };
+    const exp = resolveConfig(config());
+    const shard = new WebGpuShard(exp, allRuns(exp), fakeDevice(log));
+    await shard.init();
+    const made = log.created;
+    expect(made).toBeGreaterThan(5);
+    let steps = 0;
+    while (!shard.done) {
+      await shard.step(7);
+      steps++;
+    }
+    expect(log.created).toBe(made); // nothing per iteration
+    expect(steps).toBe(Math.ceil(40 / 7));
+    expect(log.dispatches).toBe(steps);
+    expect(log.maps).toBe(steps); // one read back per dispatch
+    expect(shard.dispatches).toBe(steps);
+    expect(shard.readbacks).toBe(steps);
+    expect(log.K).toEqual([7, 7, 7, 7, 7, 5]);
+    shard.dispose();
+    shard.dispose();
+    expect(log.destroyed).toBe(made);
+    expect(await shard.step(1)).toBe(0); // nothing after dispose
+  });
+
+  it('cuts a dispatch at a scheduled change and rewrites the runs’ learning rates there', async () => {
+    const log: Log = { created: 0, destroyed: 0, dispatches: 0, maps: 0, writes: [], K: [] };
+    const exp = resolveConfig(config({ changes: [{ at: 10, path: 'optimizer.lr', value: 2 }] }));
+    const shard = new WebGpuShard(exp, allRuns(exp), fakeDevice(log));
+    await shard.init();
+    const algoWrites = () => log.writes.filter((w) => w.bytes === 12 * 4 * 6).length;
+    const before = algoWrites();
+    expect(await shard.step(MAX_K)).toBe(10);
+    expect(algoWrites()).toBe(before);
+    expect(exp.optimizer.lr).not.toBe(2);
+    expect(await shard.step(MAX_K)).toBe(30);
+    expect(exp.optimizer.lr).toBe(2);
+    expect(algoWrites()).toBe(before + 1);
+    shard.dispose();
+  });
+
+  it('sizes a dispatch from the last one’s time, within 1 … MAX_K', async () => {
+    const exp = resolveConfig(config());
+    const shard = new WebGpuShard(exp, allRuns(exp), fakeDevice({ created: 0, destroyed: 0, dispatches: 0, maps: 0, writes: [], K: [] }));
+    await shard.init();
+    expect(shard.suggestedK()).toBe(1);
+    shard.msPerIteration = 3;
+    expect(shard.suggestedK()).toBe(10);
+    shard.msPerIteration = 1e-6;
+    expect(shard.suggestedK()).toBe(MAX_K);
+    shard.msPerIteration = 500;
+    expect(shard.suggestedK()).toBe(1);
+    shard.dispose();
+  });
+
+  it('records iteration 0 on the host in float64, exactly as the CPU executor does', async () => {
+    const exp = resolveConfig(config({ policy: { kind: 'tabular', initScale: 0.4 } }));
+    const shard = new WebGpuShard(exp, allRuns(exp), fakeDevice({ created: 0, destroyed: 0, dispatches: 0, maps: 0, writes: [], K: [] }));
+    await shard.init();
+    const { CpuShard } = await import('../src/exec/cpu/shard');
+    const cpu = new CpuShard(resolveConfig(config({ policy: { kind: 'tabular', initScale: 0.4 }, executor: 'cpu' })), allRuns(exp));
+    expect(shard.series.map((s) => s.J[0])).toEqual(cpu.series.map((s) => s.J[0]));
+    expect(new Set(shard.series.map((s) => s.J[0])).size).toBeGreaterThan(1); // seeds start apart
+    shard.dispose();
+  });
+
+  it('the kernel source bakes in the shape; the scratch and record sizes follow it', () => {
+    const shape = { contexts: 2, V: 3, N: 3, L: 1, T: 3, nodesPerContext: 13, offset: [0, 1, 4, 13], S: 27 };
+    const src = kernelSource(shape);
+    expect(src).toContain('const C = 2u; const V = 3u; const N = 3u; const L = 1u; const T = 3u;');
+    expect(src).toContain('array<u32, 4>(0u, 1u, 4u, 13u)');
+    expect(recordWords(shape)).toBe(6 + 3 + 2);
+    expect(recordWords({ T: 3, contexts: 1 })).toBe(9);
+    // θ_old and grad (2·26·3), logZ, logZ_old, gsum, reach (4·26), w, adv, M (3·54), mean and var (2·2)
+    expect(scratchWords(shape)).toBe(2 * 78 + 4 * 26 + 3 * 54 + 4);
+  });
+
+  it('refuses up front, naming the field, what the kernel does not run', () => {
+    const why = (extra: Record<string, unknown>) => webgpuUnsupported(resolveConfig(config({ executor: 'auto', ...extra })))?.path ?? null;
+    expect(why({})).toBeNull();
+    expect(why({ mode: 'sampled' })).toBe('mode');
+    expect(why({ algorithms: [{ id: 'ppo-gae' }] })).toBe('algorithms[0].advantage');
+    expect(why({ algorithms: [{ id: 'seeupo' }, { id: 'seeupo-random' }] })).toBe('algorithms[1].order');
+    expect(why({ policy: { kind: 'mlp' } })).toBe('policy.kind');
+    expect(() => resolveConfig(config({ mode: 'sampled' }))).toThrow(/^mode: the WebGPU executor runs exact mode only for now, got "sampled"/);
+  });
+});
