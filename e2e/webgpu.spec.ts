@@ -67,3 +67,33 @@ test('the WebGPU executor refuses what it does not run yet, naming the field', a
   await page.goto('/#v=1&env.preset=lock&mode=sampled&algorithms=[grpo]&executor=webgpu');
   await expect(page.getByTestId('link-error')).toContainText('mode: the WebGPU executor runs exact mode only for now, got "sampled"');
 });
+
+test('a lost device mid-run: the CPU executor continues from the last completed iteration, and the badge says why', async ({ page }) => {
+  const problems = watchProblems(page);
+  const link = 'env.preset=lock&mode=exact&iterations=40&seeds=2&policy.kind=tabular&policy.initScale=0.5&algorithms=[grpo,seeupo]';
+  await page.goto(`/#v=1&${link}&executor=webgpu`);
+  for (let i = 1; i <= 3; i++) {
+    await page.getByTestId('step').click();
+    await expect(page.getByTestId('progress')).toHaveAttribute('aria-valuenow', String(i));
+  }
+  const worker = page.workers().find((w) => w.url().includes('webgpu-session-worker'));
+  expect(worker, 'the WebGPU session worker').toBeDefined();
+  await worker!.evaluate(() => (globalThis as unknown as { __seeupoWebGpuDevice: GPUDevice }).__seeupoWebGpuDevice.destroy());
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('progress')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+  const badge = page.getByTestId('backend-badge');
+  await expect(badge).toHaveAttribute('data-backend', 'cpu-fallback');
+  await expect(page.getByTestId('backend-why')).toContainText('the WebGPU device was lost (destroyed');
+  await expect(page.getByTestId('backend-why')).toContainText('at iteration 3; the CPU executor (float64) continued from there');
+  const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+  const got = JSON.parse(readFileSync((await d.path())!, 'utf8')) as { config: Record<string, unknown>; algorithms: { id: string; runs: PageRun[] }[] };
+  const want = await cpuResult(got.config);
+  got.algorithms.forEach((a, i) =>
+    a.runs.forEach((run, r) => {
+      const cpuJ = want.algorithms[i]!.runs[r]!.J;
+      for (let k = 0; k <= 3; k++) expect(Math.abs(run.J[k]! - cpuJ[k]!)).toBeLessThan(1e-4); // the GPU's iterations
+      for (let k = 4; k <= 40; k++) expect(run.J[k]).toBe(cpuJ[k]); // the CPU executor's, replayed from the start: float64, the same bits
+    }),
+  );
+  expect(problems).toEqual([]);
+});

@@ -158,3 +158,19 @@ describe('WebGPU executor: the host side', () => {
     expect(() => resolveConfig(config({ mode: 'sampled' }))).toThrow(/^mode: the WebGPU executor runs exact mode only for now, got "sampled"/);
   });
 });
+
+describe('auto and the WebGPU adapter', () => {
+  const four = [{ id: 'seeupo' }, { id: 'grpo' }, { id: 'reinforce' }, { id: 'gspo' }];
+  const exp = (seeds: number, extra: Record<string, unknown> = {}) => resolveConfig(config({ executor: 'auto', seeds, algorithms: four, ...extra }));
+  it('a hardware adapter takes large tabular exact-mode experiments the kernel runs; a software one never', async () => {
+    const { chooseExecutor, WEBGPU_AUTO_RUNS } = await import('../src/core/run/choose');
+    const big = Math.ceil(WEBGPU_AUTO_RUNS / 4); // four algorithms
+    expect(chooseExecutor(exp(big), 'hardware').executor).toBe('webgpu');
+    expect(chooseExecutor(exp(big), 'hardware').reason).toMatch(/^tabular policy, 2,304 runs and a hardware WebGPU adapter/);
+    expect(chooseExecutor(exp(big - 1), 'hardware').executor).toBe('cpu');
+    expect(chooseExecutor(exp(big, { mode: 'sampled' }), 'hardware').executor).toBe('cpu'); // not run by the kernel yet
+    expect(chooseExecutor(exp(big), 'software')).toEqual({ executor: 'cpu', reason: expect.stringMatching(/the WebGPU adapter here is a software one/) });
+    expect(chooseExecutor(exp(big), null).executor).toBe('cpu'); // Node, or no adapter
+    expect(chooseExecutor(exp(big, { executor: 'cpu' }), 'hardware').executor).toBe('cpu');
+  });
+});

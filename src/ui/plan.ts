@@ -4,7 +4,7 @@ import { algorithmLabel } from '../core/algo/records';
 import { computeOptimum } from '../core/env/exact';
 import { buildTree } from '../core/env/tree';
 import { ENV_PRESETS } from '../core/env/presets';
-import { chooseExecutor, type ExecutorChoice } from '../core/run/choose';
+import { chooseExecutor, type ExecutorChoice, type GpuKind } from '../core/run/choose';
 import { algorithmColor } from './palette';
 
 export interface AlgorithmLine {
@@ -29,6 +29,10 @@ export interface Plan {
   envDescription: string | null;
 }
 
+let gpuKind: GpuKind = null;
+/** The WebGPU adapter the page found (gpu-probe.ts): \`auto\` may then choose the WebGPU executor. */
+export const setGpuKind = (k: GpuKind) => void (gpuKind = k);
+
 /** Validate the config and work out J* up front (cheap: one backward induction over a tiny tree). */
 export function planExperiment(config: unknown = DEFAULT_CONFIG, threads: number): Plan {
   const exp = resolveConfig(config);
@@ -38,7 +42,7 @@ export function planExperiment(config: unknown = DEFAULT_CONFIG, threads: number
   return {
     config,
     exp,
-    choice: chooseExecutor(exp),
+    choice: chooseExecutor(exp, gpuKind),
     algorithms: exp.algorithms.map((a, i) => ({ id: a.id, label: algorithmLabel(a), color: algorithmColor(a) })),
     Jstar: computeOptimum(exp.env, buildTree(exp.env)).Jstar,
     rewardRange: [lo, hi],

@@ -144,6 +144,9 @@ function openSession(plan: Plan): Promise<void> {
         s.speed(get().speed);
         resolve();
       },
+      backend: (backend) => {
+        if (session === s) set({ backend, notice: backend.reason });
+      },
       data: () => {
         if (session === s) requestFrame();
       },

@@ -16,6 +16,8 @@ export type Connect = (onEvent: (e: SessionEvent) => void) => Endpoint;
 
 export interface SessionListener {
   ready(backend: BackendReport | null): void;
+  /** What the runs compute on changed mid-run (reported with its reason). */
+  backend?(backend: BackendReport): void;
   /** New data arrived; `iteration`: iterations every run has completed. */
   data(iteration: number): void;
   finished(): void;
@@ -111,6 +113,9 @@ export class Session {
         if (e.type === 'done' && this.finished) this.listener.finished();
         return;
       case 'applied':
+        return;
+      case 'backend':
+        this.listener.backend?.(e.backend);
         return;
       case 'error':
         this.listener.error(e.message);

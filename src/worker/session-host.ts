@@ -65,7 +65,12 @@ export function sessionHost(post: Post, make: MakeSteppable): (cmd: SessionComma
     failed = true;
     post({ type: 'error', message: e instanceof Error ? e.message : String(e) });
   };
+  let backendPosted: BackendReport | null = null;
   const flush = () => {
+    if (s && s.backend !== backendPosted) {
+      backendPosted = s.backend;
+      if (s.backend) post({ type: 'backend', backend: s.backend });
+    }
     if (!s || s.iteration <= posted) return;
     const block = packBlock(s.series, posted, s.iteration, s.turns);
     post({ type: 'data', from: posted, to: s.iteration, block, diverged: s.series.map((x) => x.diverged) });
@@ -141,6 +146,7 @@ export function sessionHost(post: Post, make: MakeSteppable): (cmd: SessionComma
         case 'init':
           make(cmd.config, cmd.specs).then((made) => {
             s = made;
+            backendPosted = s.backend;
             post({ type: 'ready', iteration: s.iteration, backend: s.backend, Jstar: s.Jstar, runs: s.series.map((x) => [x.algoIndex, x.seedIndex]) });
             flush();
           }, fail);

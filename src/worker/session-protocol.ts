@@ -30,6 +30,8 @@ export type SessionEvent =
   | { type: 'paused'; seq: number; iteration: number }
   | { type: 'turns'; seq: number; iteration: number; records: TurnRecord[] }
   | { type: 'applied'; iteration: number }
+  /** What the runs compute on changed mid-run (a lost WebGPU device: the CPU executor took over). */
+  | { type: 'backend'; backend: BackendReport }
   | { type: 'done'; seq: number; iteration: number }
   | { type: 'error'; message: string };
 

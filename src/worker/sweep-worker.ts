@@ -15,6 +15,10 @@ const executors: SweepExecutors = {
   batch: (exp, specs, report) => runShardsOnCpu(exp, { exp }, [specs], { threads: 1, launch: inThisThread, onProgress: (p) => report(p.iteration) }),
   async single(exp, config, report) {
     const choice = chooseExecutor(exp);
+    if (choice.executor === 'webgpu') {
+      const { runOnWebGpu } = await import('../exec/webgpu/run-experiment');
+      return runOnWebGpu(exp, (p) => report(p.iteration));
+    }
     if (choice.executor === 'tensor') {
       const [{ browserBackend }, { runOnTensor }] = await Promise.all([import('../exec/tensor/register-browser'), import('../exec/tensor/run-experiment')]);
       const backend = await browserBackend(exp.backend);

@@ -20,8 +20,9 @@ export function checkSweepWork(sweep: Pick<Sweep, 'axes' | 'cells'>, exps: Exper
   let runs = 0;
   for (const exp of exps) {
     runs += exp.algorithms.length * exp.seedIndices.length;
-    if (chooseExecutor(exp).executor === 'cpu') cpu += workEstimate(exp);
-    else tensor += tensorWork(exp).total;
+    // the WebGPU executor runs the CPU executor's tabular work (token-updates), on a GPU
+    if (chooseExecutor(exp).executor === 'tensor') tensor += tensorWork(exp).total;
+    else cpu += workEstimate(exp);
   }
   const cpuShare = cpu / LIMITS.maxWork;
   const tensorShare = tensor / LIMITS.maxNetworkWork;

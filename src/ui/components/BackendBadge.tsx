@@ -23,6 +23,13 @@ function cpuBadge(threads: number, reason: string): BadgeText {
 
 function webgpuBadge(report: BackendReport | null, reason: string): BadgeText {
   const a = report?.adapter;
+  if (report && report.backend !== 'webgpu')
+    return {
+      executor: 'webgpu',
+      backend: 'cpu-fallback',
+      label: 'WebGPU executor → CPU executor · float64',
+      why: `Why: ${report.reason}.`,
+    };
   return {
     executor: 'webgpu',
     backend: report ? 'webgpu' : 'pending',

@@ -53,7 +53,7 @@ function Setup() {
         <p className="muted sweep-executor" data-testid="sweep-executor">
           {plan.choice.executor === 'cpu'
             ? 'Computed by the CPU executor in Web Workers: cells that differ only in algorithm fields or the learning rate run as one experiment’s runs (batched), each run with the random streams it has in its own cell.'
-            : `Computed by the tensor executor, one cell at a time in a Web Worker (${plan.choice.reason}).`}
+            : `Computed by the ${plan.choice.executor === 'webgpu' ? 'WebGPU' : 'tensor'} executor, one cell at a time in a Web Worker (${plan.choice.reason}).`}
         </p>
       )}
       {d.ok && s.sweep.run && status !== 'running' && JSON.stringify(d.doc) !== JSON.stringify(s.sweep.run.doc) && (

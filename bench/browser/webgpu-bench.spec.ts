@@ -1,0 +1,58 @@
+import { test, type Page } from '@playwright/test';
+import { table, timedRun } from './measure';
+
+// `npm run bench:browser` (part 3, BENCH_WEBGPU=0 skips it): ms per iteration of the WebGPU
+// executor (whole exact-mode iterations in WGSL), the tfjs tensor executor on webgpu and the CPU
+// executor, in the same browser session, on exact-mode `lock` with 144, 2,304 and 16,384 runs
+// (8 or 16 algorithms the WebGPU executor runs × seeds). Each figure is (t(n) − t(2)) / (n − 2)
+// from two runs to the end, so start-up (workers, device, pipeline) drops out.
+
+const PRESETS = ['reinforce', 'rloo', 'grpo', 'ppo-grae', 'gspo', 'seeupo', 'seeupo-forward', 'grpo'];
+
+/** A permalink for `algorithms` algorithms (copies named by preset) × `seeds` seeds on exact `lock`. */
+function link(algorithms: number, seeds: number, executor: string, backend?: string): string {
+  const pairs = [`env.preset=lock`, `mode=exact`, `seeds=${seeds}`, `executor=${executor}`];
+  if (backend) pairs.push(`backend=${backend}`);
+  for (let i = 0; i < algorithms; i++) {
+    const preset = PRESETS[i % PRESETS.length]!;
+    pairs.push(`algorithms.${i}.id=${preset}-${i}`, `algorithms.${i}.preset=${preset}`);
+  }
+  return pairs.join('&');
+}
+
+async function timed(page: Page, base: string, iterations: number) {
+  await page.goto(`/#v=1&${base}&iterations=${iterations}`);
+  await page.getByTestId('run').waitFor();
+  return timedRun(page, iterations, 1_200_000);
+}
+
+async function perIteration(page: Page, base: string, n: number): Promise<{ ms: number; label: string }> {
+  const short = await timed(page, base, 2);
+  const long = await timed(page, base, n);
+  return { ms: (long.ms - short.ms) / (n - 2), label: long.label.trim() };
+}
+
+test('WebGPU executor benchmark', async ({ page }) => {
+  test.skip(process.env.BENCH_WEBGPU === '0', 'BENCH_WEBGPU=0');
+  test.setTimeout(3_000_000);
+  const rows: (string | number)[][] = [];
+  const sizes: [number, number][] = [[8, 18], [8, 288], [16, 1024]];
+  let tensorSlow = false;
+  for (const [algorithms, seeds] of sizes) {
+    const runs = algorithms * seeds;
+    for (const [what, executor, backend] of [['WebGPU executor (WGSL)', 'webgpu'], ['tensor executor · tfjs webgpu', 'tensor', 'webgpu'], ['CPU executor (workers)', 'cpu']] as const) {
+      if (executor === 'tensor' && tensorSlow) {
+        rows.push([runs.toLocaleString('en-US'), what, '—', 'skipped: over 2 s per iteration at the size before']);
+        continue;
+      }
+      const n = executor === 'tensor' ? 6 : runs > 4000 ? 22 : 42;
+      const r = await perIteration(page, link(algorithms, seeds, executor, backend), n);
+      if (executor === 'tensor' && r.ms > 2000) tensorSlow = true;
+      rows.push([runs.toLocaleString('en-US'), what, r.ms.toFixed(2), r.label]);
+      console.log(`${runs} runs, ${what}: ${r.ms.toFixed(2)} ms/iteration (${r.label})`);
+    }
+  }
+  console.log('\nWebGPU executor: ms per iteration, exact-mode lock (3 turns, V = 3), same browser session');
+  console.log(table(['runs', 'executor', 'ms/iteration', 'ran on'], rows, [1, 3]));
+  console.log('Dispatches and read backs: one of each per dispatch of K iterations, K sized to about 30 ms (test/webgpu-shard.test.ts bounds them).');
+});
