@@ -92,7 +92,8 @@ test('a lost device mid-run: the CPU executor continues from the last completed 
     a.runs.forEach((run, r) => {
       const cpuJ = want.algorithms[i]!.runs[r]!.J;
       for (let k = 0; k <= 3; k++) expect(Math.abs(run.J[k]! - cpuJ[k]!)).toBeLessThan(1e-4); // the GPU's iterations
-      for (let k = 4; k <= 40; k++) expect(run.J[k]).toBe(cpuJ[k]); // the CPU executor's, replayed from the start: float64, the same bits
+      // the CPU executor's, replayed from the start in float64: the CPU executor's numbers (Chromium's V8 and Node's may differ in the last bit of Math.exp)
+      for (let k = 4; k <= 40; k++) expect(Math.abs(run.J[k]! - cpuJ[k]!)).toBeLessThan(1e-12);
     }),
   );
   expect(problems).toEqual([]);
