@@ -64,9 +64,40 @@ for (const [name, link, iterations] of CASES) {
 }
 
 test('the WebGPU executor refuses what it does not run yet, naming the field', async ({ page }) => {
-  await page.goto('/#v=1&env.preset=lock&mode=sampled&algorithms=[grpo]&executor=webgpu');
-  await expect(page.getByTestId('link-error')).toContainText('mode: the WebGPU executor runs exact mode only for now, got "sampled"');
+  await page.goto('/#v=1&env.preset=lock&algorithms=[grpo,ppo-gae]&executor=webgpu');
+  await expect(page.getByTestId('link-error')).toContainText('algorithms[1].advantage: the WebGPU executor does not run the GAE critic yet, got "gae"');
 });
+
+/** Mean and standard error of the final J over an algorithm's runs. */
+function finalStats(runs: { J: (number | null)[] }[]): { mean: number; se: number } {
+  const f = runs.map((r) => r.J[r.J.length - 1]!);
+  const mean = f.reduce((a, b) => a + b, 0) / f.length;
+  const sd = Math.sqrt(f.reduce((a, b) => a + (b - mean) ** 2, 0) / (f.length - 1));
+  return { mean, se: sd / Math.sqrt(f.length) };
+}
+
+const SAMPLED: [string, string, number][] = [
+  ['sampled lock: GRPO, SeeUPO in reverse and random order, REINFORCE (SGD, batch and group normalization)', 'env.preset=lock&mode=sampled&iterations=40&seeds=256&algorithms=[grpo,seeupo,seeupo-random,reinforce]', 40],
+  ['sampled two-prompts (noise, B = 1 of 2 contexts), RLOO, PPO with minibatches and epochs, GSPO, Adam', 'env.preset=two-prompts&env.contextsPerBatch=1&mode=sampled&iterations=40&seeds=256&optimizer.kind=adam&optimizer.lr=0.05&algorithms=[rloo,ppo-grae,gspo]&algorithms.1.minibatches=4&algorithms.1.epochs=2', 40],
+];
+
+for (const [name, link, iterations] of SAMPLED) {
+  test(`WebGPU executor, sampled: mean final J within 4 standard errors of the CPU executor's over 256 seeds: ${name}`, async ({ page }) => {
+    test.setTimeout(300_000);
+    const problems = watchProblems(page);
+    const got = await pageResult(page, link, iterations);
+    const want = await cpuResult(got.config);
+    got.algorithms.forEach((a, i) => {
+      expect(a.runs).toHaveLength(256);
+      const g = finalStats(a.runs);
+      const c = finalStats(want.algorithms[i]!.runs);
+      const z = Math.abs(g.mean - c.mean) / Math.sqrt(g.se ** 2 + c.se ** 2 || 1e-30);
+      console.log(`${a.id}: WebGPU ${g.mean.toFixed(4)} ± ${g.se.toFixed(4)}, CPU ${c.mean.toFixed(4)} ± ${c.se.toFixed(4)}, z = ${z.toFixed(2)}`);
+      expect(Math.abs(g.mean - c.mean)).toBeLessThanOrEqual(4 * Math.sqrt(g.se ** 2 + c.se ** 2) + 1e-6);
+    });
+    expect(problems).toEqual([]);
+  });
+}
 
 test('a lost device mid-run: the CPU executor continues from the last completed iteration, and the badge says why', async ({ page }) => {
   const problems = watchProblems(page);

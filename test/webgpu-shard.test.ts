@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/core/config/resolve';
 import { allRuns } from '../src/core/run/partition';
-import { kernelSource, recordWords, scratchWords } from '../src/exec/webgpu/kernel';
+import { ALGO_WORDS, kernelSource, recordWords, scratchWords } from '../src/exec/webgpu/kernel';
 import { MAX_K, WebGpuShard } from '../src/exec/webgpu/shard';
 import { webgpuUnsupported } from '../src/core/config/webgpu-support';
 
@@ -37,7 +37,7 @@ function fakeDevice(log: Log): GPUDevice {
   const pass = { setPipeline() {}, setBindGroup() {}, dispatchWorkgroups: () => void log.dispatches++, end() {} };
   return {
     createBuffer: (d: { size: number }) => buffer(d.size),
-    createShaderModule: (d: { code: string }) => ({ code: d.code }),
+    createShaderModule: (d: { code: string }) => ({ code: d.code, getCompilationInfo: async () => ({ messages: [] }) }),
     createComputePipelineAsync: async () => ({ getBindGroupLayout: () => ({}) }),
     createBindGroup: () => ({}),
     createCommandEncoder: () => ({ beginComputePass: () => pass, copyBufferToBuffer() {}, finish: () => ({}) }),
@@ -101,7 +101,7 @@ describe('WebGPU executor: the host side', () => {
     const exp = resolveConfig(config({ changes: [{ at: 10, path: 'optimizer.lr', value: 2 }] }));
     const shard = new WebGpuShard(exp, allRuns(exp), fakeDevice(log));
     await shard.init();
-    const algoWrites = () => log.writes.filter((w) => w.bytes === 12 * 4 * 6).length;
+    const algoWrites = () => log.writes.filter((w) => w.bytes === ALGO_WORDS * 4 * 6).length;
     const before = algoWrites();
     expect(await shard.step(MAX_K)).toBe(10);
     expect(algoWrites()).toBe(before);
@@ -138,24 +138,26 @@ describe('WebGPU executor: the host side', () => {
   });
 
   it('the kernel source bakes in the shape; the scratch and record sizes follow it', () => {
-    const shape = { contexts: 2, V: 3, N: 3, L: 1, T: 3, nodesPerContext: 13, offset: [0, 1, 4, 13], S: 27 };
+    const shape = { sampled: false, B: 2, G: 8, contexts: 2, V: 3, N: 3, L: 1, T: 3, nodesPerContext: 13, offset: [0, 1, 4, 13], S: 27 };
     const src = kernelSource(shape);
     expect(src).toContain('const C = 2u; const V = 3u; const N = 3u; const L = 1u; const T = 3u;');
     expect(src).toContain('array<u32, 4>(0u, 1u, 4u, 13u)');
     expect(recordWords(shape)).toBe(6 + 3 + 2);
     expect(recordWords({ T: 3, contexts: 1 })).toBe(9);
-    // θ_old and grad (2·26·3), logZ, logZ_old, gsum, reach (4·26), w, adv, M (3·54), mean and var (2·2)
-    expect(scratchWords(shape)).toBe(2 * 78 + 4 * 26 + 3 * 54 + 4);
+    // θ_old and grad (2·26·3), logZ, logZ_old, gsum, reach (4·26), w, adv, M, perm (4·54 sequences), mean and var (2·2)
+    expect(scratchWords(shape)).toBe(2 * 78 + 4 * 26 + 4 * 54 + 4);
+    // sampled: 16 rollouts, plus tokens and nodes (2·16·3), rewards (16) and the batch's contexts (2)
+    expect(scratchWords({ ...shape, sampled: true })).toBe(2 * 78 + 4 * 26 + 4 * 16 + 4 + 2 * 16 * 3 + 16 + 2);
+    expect(kernelSource({ ...shape, sampled: true })).toContain('fn fillBatch() -> f32 {\n  // the contexts of this batch');
   });
 
   it('refuses up front, naming the field, what the kernel does not run', () => {
     const why = (extra: Record<string, unknown>) => webgpuUnsupported(resolveConfig(config({ executor: 'auto', ...extra })))?.path ?? null;
     expect(why({})).toBeNull();
-    expect(why({ mode: 'sampled' })).toBe('mode');
+    expect(why({ mode: 'sampled', algorithms: [{ id: 'seeupo-random' }, { id: 'rloo' }] })).toBeNull();
     expect(why({ algorithms: [{ id: 'ppo-gae' }] })).toBe('algorithms[0].advantage');
-    expect(why({ algorithms: [{ id: 'seeupo' }, { id: 'seeupo-random' }] })).toBe('algorithms[1].order');
     expect(why({ policy: { kind: 'mlp' } })).toBe('policy.kind');
-    expect(() => resolveConfig(config({ mode: 'sampled' }))).toThrow(/^mode: the WebGPU executor runs exact mode only for now, got "sampled"/);
+    expect(() => resolveConfig(config({ algorithms: [{ id: 'grpo' }, { id: 'ppo-gae' }] }))).toThrow(/^algorithms\[1\]\.advantage: the WebGPU executor does not run the GAE critic yet, got "gae"/);
   });
 });
 
@@ -168,7 +170,7 @@ describe('auto and the WebGPU adapter', () => {
     expect(chooseExecutor(exp(big), 'hardware').executor).toBe('webgpu');
     expect(chooseExecutor(exp(big), 'hardware').reason).toMatch(/^tabular policy, 2,304 runs and a hardware WebGPU adapter/);
     expect(chooseExecutor(exp(big - 1), 'hardware').executor).toBe('cpu');
-    expect(chooseExecutor(exp(big, { mode: 'sampled' }), 'hardware').executor).toBe('cpu'); // not run by the kernel yet
+    expect(chooseExecutor(exp(big, { algorithms: [...four.slice(1), { id: 'ppo-gae' }] }), 'hardware').executor).toBe('cpu'); // not run by the kernel yet
     expect(chooseExecutor(exp(big), 'software')).toEqual({ executor: 'cpu', reason: expect.stringMatching(/the WebGPU adapter here is a software one/) });
     expect(chooseExecutor(exp(big), null).executor).toBe('cpu'); // Node, or no adapter
     expect(chooseExecutor(exp(big, { executor: 'cpu' }), 'hardware').executor).toBe('cpu');

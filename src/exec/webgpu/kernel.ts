@@ -1,18 +1,26 @@
-// The WebGPU executor's kernel (WGSL): a whole exact-mode iteration of one tabular run per
-// invocation, K iterations per dispatch, every run of the experiment in one dispatch. It follows
-// the CPU executor step for step (src/exec/cpu/iterate.ts, rules.ts; src/exec/host/*), in f32:
-//   1. θ_old ← θ; the enumeration's weights w_i = P_old(i | x)/C and log π_old per token;
-//   2. per context the exact mean and variance of R (noise included); Â_i = R_i − E[R|x], divided
-//      by the context's std (`group`) or √E_x Var(R|x) (`batch`) + ε; token advantage γ^(T−1−t)·Â_i;
+// The WebGPU executor's kernel (WGSL): a whole iteration of one tabular run per invocation, K
+// iterations per dispatch, every run of the experiment in one dispatch. It follows the CPU
+// executor step for step (src/exec/cpu/iterate.ts, rules.ts; src/exec/host/*), in f32:
+//   1. θ_old ← θ, log Z_old;
+//   2. the batch, its weights and advantages Â_i (kernel-batch.ts: exact enumeration, or sampled
+//      groups); token advantage γ^(T−1−t)·Â_i;
 //   3. the policy gradient at θ_old and its norm (reported);
-//   4. the rule: REINFORCE (one step along it); PPU (`epochs` clipped steps on every turn, token or
-//      sequence ratios); sequential (the turns one at a time in reverse or forward order, each
-//      `epochs` clipped steps on its own tokens times M, then M ← M·ratio of the turn, clipped by mClip);
+//   4. the rule: REINFORCE (one step along it); PPU (`epochs` passes on every turn, token or sequence
+//      ratios, each pass `minibatches` shuffled chunks in sampled mode); sequential (the turns one
+//      at a time in reverse, forward or random order, each with its passes on its own tokens times
+//      M, then M ← M·ratio of the turn, clipped by mClip);
 //   5. KL(π_old ‖ π_new) over the visits, then exact J, entropy, P(optimal token) per turn and J per
 //      context of the new policy, written as one record of the iteration.
 // Sizes are baked into the source (one pipeline per experiment shape).
 
+import { batchSource } from './kernel-batch';
+
 export interface KernelShape {
+  /** Sampled groups (B contexts × G rollouts), or the exact enumeration. */
+  sampled: boolean;
+  /** Contexts per batch and group size (sampled mode). */
+  B: number;
+  G: number;
   contexts: number;
   V: number;
   N: number;
@@ -26,37 +34,51 @@ export interface KernelShape {
 }
 
 /** f32 words of one run's algorithm record (ALGO_* below). */
-export const ALGO_WORDS = 12;
-export const ALGO = { rule: 0, ratioSeq: 1, order: 2, norm: 3, mCorr: 4, mClip: 5, geo: 6, epochs: 7, lr: 8, clip: 9, adam: 10 } as const;
+export const ALGO_WORDS = 13;
+export const ALGO = { rule: 0, ratioSeq: 1, order: 2, norm: 3, mCorr: 4, mClip: 5, geo: 6, epochs: 7, lr: 8, clip: 9, adam: 10, minibatches: 11, rloo: 12 } as const;
 
 /** f32 words of one iteration's record: kl, clip fraction, zero-variance share, gradient norm, J, entropy, P(opt) per turn, J per context. */
 export const recordWords = (s: Pick<KernelShape, 'T' | 'contexts'>) => 6 + s.T + (s.contexts > 1 ? s.contexts : 0);
 
-/** Words of one run's scratch: θ_old, grad (P each), logZ, logZ_old, gsum, reach (per node), w, adv, M (per sequence), mean and var (per context). */
+/** Rollouts of one iteration's batch: B·G sampled, or every sequence of every context. */
+export const rollouts = (s: Pick<KernelShape, 'sampled' | 'B' | 'G' | 'contexts' | 'S'>) => (s.sampled ? s.B * s.G : s.contexts * s.S);
+
+/**
+ * Words of one run's scratch: θ_old, grad (P each), logZ, logZ_old, gsum, reach (per node); w, adv,
+ * M, perm (per rollout); mean and var (per context); sampled mode also tokens, nodes (N per
+ * rollout), rewards (per rollout) and the batch's contexts (C).
+ */
 export function scratchWords(s: KernelShape): number {
   const G = s.contexts * s.nodesPerContext;
-  return 2 * G * s.V + 4 * G + 3 * s.contexts * s.S + 2 * s.contexts;
+  const R = rollouts(s);
+  return 2 * G * s.V + 4 * G + 4 * R + 2 * s.contexts + (s.sampled ? 2 * R * s.N + R + s.contexts : 0);
 }
 
 export function kernelSource(s: KernelShape): string {
   const G = s.contexts * s.nodesPerContext;
   const P = G * s.V;
-  const R = s.contexts * s.S;
+  const R = rollouts(s);
+  const CS = s.contexts * s.S;
   const REC = recordWords(s);
+  const ENUM = s.sampled ? 0 : R; // rollouts listed in itab (exact mode's enumeration)
   const off = `array<u32, ${s.N + 1}>(${s.offset.map((o) => `${o}u`).join(', ')})`;
   return /* wgsl */ `
 const C = ${s.contexts}u; const V = ${s.V}u; const N = ${s.N}u; const L = ${s.L}u; const T = ${s.T}u;
 const NP = ${s.nodesPerContext}u; const G = ${G}u; const P = ${P}u; const S = ${s.S}u; const RS = ${R}u;
-const REC = ${REC}u; const AW = ${ALGO_WORDS}u; const SW = ${scratchWords(s)}u;
+const CS = ${CS}u; const NOISE = ${2 * CS + s.T}u; const B = ${s.B}u; const GS = ${s.G}u; const ENUM = ${ENUM}u;
+const SAMPLED = ${s.sampled}; const REC = ${REC}u; const AW = ${ALGO_WORDS}u; const SW = ${scratchWords(s)}u;
+const A_NORM = ${ALGO.norm}u; const A_RLOO = ${ALGO.rloo}u;
 const NORM_EPS = 1e-6; const B1 = 0.9; const B2 = 0.999; const ADAM_EPS = 1e-8;
 const OFFSET = ${off};
 // scratch layout (per run)
 const S_OLD = 0u; const S_GRAD = P; const S_LZ = 2u * P; const S_LZO = 2u * P + G; const S_GSUM = 2u * P + 2u * G;
 const S_REACH = 2u * P + 3u * G; const S_W = 2u * P + 4u * G; const S_ADV = S_W + RS; const S_M = S_ADV + RS;
-const S_MEAN = S_M + RS; const S_VAR = S_MEAN + C;
+const S_PERM = S_M + RS; const S_MEAN = S_PERM + RS; const S_VAR = S_MEAN + C;
+const S_TOK = S_VAR + C; const S_NODE = S_TOK + RS * N; const S_R = S_NODE + RS * N; const S_CTXS = S_R + RS;
 
-struct Params { runs: u32, K: u32, pad0: u32, pad1: u32 }
-// tables: returns[RS], noiseVar[RS], disc[T]   itab: node[RS·N], tok[RS·N], optimal[P], path[C·N]
+struct Params { runs: u32, K: u32, start: u32, pad: u32 }
+// tables: returns[CS], noiseVar[CS], disc[T], noise (kind, σ)[C]   itab: node[ENUM·N], tok[ENUM·N], optimal[P], path[C·N]
+// runInfo: per run (seed key, stream key) of its random numbers
 @group(0) @binding(0) var<storage, read> tables: array<f32>;
 @group(0) @binding(1) var<storage, read> itab: array<u32>;
 @group(0) @binding(2) var<storage, read> algos: array<f32>;
@@ -65,17 +87,39 @@ struct Params { runs: u32, K: u32, pad0: u32, pad1: u32 }
 @group(0) @binding(5) var<storage, read_write> scr: array<f32>;
 @group(0) @binding(6) var<storage, read_write> rec: array<f32>;
 @group(0) @binding(7) var<uniform> params: Params;
+@group(0) @binding(8) var<storage, read> runInfo: array<u32>;
 
 var<private> th: u32;   // this run's θ base
 var<private> sb: u32;   // this run's scratch base
 var<private> ab: u32;   // this run's algorithm record base
 var<private> clipNum: f32;
+var<private> key: vec3<u32>;   // (seed key, stream key, iteration) of this run's draws
+var<private> ctr: u32;         // draws so far this iteration
 var<private> clipDen: f32;
 
 fn algo(i: u32) -> f32 { return algos[ab + i]; }
-fn nodeOf(i: u32, k: u32) -> u32 { return itab[i * N + k]; }
-fn tokOf(i: u32, k: u32) -> u32 { return itab[RS * N + i * N + k]; }
-fn disc(t: u32) -> f32 { return tables[2u * RS + t]; }
+fn disc(t: u32) -> f32 { return tables[2u * CS + t]; }
+
+// pcg4d (Jarzynski & Olano 2020): a counter-based hash, four 32-bit words in and out
+fn pcg4d(v0: vec4<u32>) -> vec4<u32> {
+  var v = v0 * 1664525u + 1013904223u;
+  v.x += v.y * v.w; v.y += v.z * v.x; v.z += v.x * v.y; v.w += v.y * v.z;
+  v = v ^ (v >> vec4<u32>(16u));
+  v.x += v.y * v.w; v.y += v.z * v.x; v.z += v.x * v.y; v.w += v.y * v.z;
+  return v;
+}
+/** The next uniform draw in [0, 1) of this run and iteration (24 bits). */
+fn rand01() -> f32 {
+  let h = pcg4d(vec4<u32>(key, ctr));
+  ctr += 1u;
+  return f32(h.x >> 8u) / 16777216.0;
+}
+/** A standard normal draw (Box–Muller). */
+fn randNormal() -> f32 {
+  let u1 = max(rand01(), 1e-7);
+  let u2 = rand01();
+  return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
 
 fn logNorm(g: u32) -> f32 {
   var m = -3.4e38;
@@ -90,6 +134,7 @@ fn refreshLogZ(p0: u32, p1: u32) {
     for (var n = OFFSET[p0]; n < OFFSET[p1]; n++) { let g = x * NP + n; scr[sb + S_LZ + g] = logNorm(g); }
   }
 }
+${batchSource(s.sampled)}
 fn logpOld(i: u32, k: u32) -> f32 {
   let g = nodeOf(i, k);
   return scr[sb + S_OLD + g * V + tokOf(i, k)] - scr[sb + S_LZO + g];
@@ -152,11 +197,12 @@ fn optimizerStep(turn: u32, p0: u32, p1: u32) {
  * (grouped = false) or one ratio over the tokens (geo: 1 or 1/tokens), A the rollout's Â (advSeq)
  * or its token advantage at k0.
  */
-fn clippedStep(turn: u32, k0: u32, k1: u32, grouped: bool, geo: f32, advSeq: bool, useM: bool) {
+fn clippedStep(turn: u32, k0: u32, k1: u32, grouped: bool, geo: f32, advSeq: bool, useM: bool, c0: u32, c1: u32, scale: f32) {
   let eps = algo(${ALGO.clip}u);
   refreshLogZ(k0, k1);
-  for (var i = 0u; i < RS; i++) {
-    let w = scr[sb + S_W + i];
+  for (var c = c0; c < c1; c++) {
+    let i = u32(scr[sb + S_PERM + c]);
+    let w = scr[sb + S_W + i] * scale;
     if (w == 0.0) { continue; }
     var M = 1.0;
     if (useM) { M = scr[sb + S_M + i]; }
@@ -189,39 +235,37 @@ fn clippedStep(turn: u32, k0: u32, k1: u32, grouped: bool, geo: f32, advSeq: boo
   optimizerStep(turn, k0, k1);
 }
 
+/**
+ * \`epochs\` passes over the batch on one term, each split into \`minibatches\` chunks after a shuffle
+ * (sampled mode; exact mode: one chunk, no shuffle), as src/exec/host/schedule.ts walks them.
+ */
+fn passes(turn: u32, k0: u32, k1: u32, grouped: bool, geo: f32, advSeq: bool, useM: bool) {
+  var chunks = 1u;
+  if (SAMPLED) { chunks = u32(algo(${ALGO.minibatches}u)); }
+  let size = RS / chunks;
+  for (var j = 0u; j < RS; j++) { scr[sb + S_PERM + j] = f32(j); }
+  let epochs = u32(algo(${ALGO.epochs}u));
+  for (var e = 0u; e < epochs; e++) {
+    if (chunks > 1u) {
+      for (var j = RS - 1u; j > 0u; j--) {
+        let r = min(u32(rand01() * f32(j + 1u)), j);
+        let t = scr[sb + S_PERM + j];
+        scr[sb + S_PERM + j] = scr[sb + S_PERM + r];
+        scr[sb + S_PERM + r] = t;
+      }
+    }
+    for (var c = 0u; c < chunks; c++) { clippedStep(turn, k0, k1, grouped, geo, advSeq, useM, c * size, (c + 1u) * size, f32(chunks)); }
+  }
+}
+
 fn iteration(r: u32, it: u32) {
-  // 1. θ_old, log Z_old, the enumeration's weights
+  key = vec3<u32>(runInfo[2u * r], runInfo[2u * r + 1u], params.start + it);
+  ctr = 0u;
+  // 1. θ_old, log Z_old; 2. the batch, its weights and advantages
   for (var j = 0u; j < P; j++) { scr[sb + S_OLD + j] = theta[th + j]; }
   refreshLogZ(0u, N);
   for (var g = 0u; g < G; g++) { scr[sb + S_LZO + g] = scr[sb + S_LZ + g]; }
-  for (var i = 0u; i < RS; i++) {
-    var lp = 0.0;
-    for (var k = 0u; k < N; k++) { lp += logpOld(i, k); }
-    scr[sb + S_W + i] = exp(lp) / f32(C);
-  }
-  // 2. exact moments per context and the advantages
-  var zero = 0.0;
-  var sigma = 0.0;
-  for (var x = 0u; x < C; x++) {
-    var mean = 0.0;
-    for (var s = 0u; s < S; s++) { let i = x * S + s; mean += scr[sb + S_W + i] * f32(C) * tables[i]; }
-    var vr = 0.0;
-    for (var s = 0u; s < S; s++) { let i = x * S + s; let d = tables[i] - mean; vr += scr[sb + S_W + i] * f32(C) * (d * d + tables[RS + i]); }
-    scr[sb + S_MEAN + x] = mean;
-    scr[sb + S_VAR + x] = vr;
-    if (vr <= 1e-12) { zero += 1.0; }
-    sigma += vr / f32(C);
-  }
-  sigma = sqrt(sigma);
-  let norm = u32(algo(${ALGO.norm}u));
-  for (var i = 0u; i < RS; i++) {
-    let x = i / S;
-    let d = tables[i] - scr[sb + S_MEAN + x];
-    var a = d;
-    if (norm == 1u) { a = d / (sqrt(scr[sb + S_VAR + x]) + NORM_EPS); }
-    if (norm == 2u) { a = d / (sigma + NORM_EPS); }
-    scr[sb + S_ADV + i] = a;
-  }
+  let zero = fillBatch();
   // 3. the policy gradient at θ_old and its norm
   for (var j = 0u; j < P; j++) { scr[sb + S_GRAD + j] = 0.0; }
   for (var g = 0u; g < G; g++) { scr[sb + S_GSUM + g] = 0.0; }
@@ -237,23 +281,33 @@ fn iteration(r: u32, it: u32) {
   clipNum = 0.0;
   clipDen = 0.0;
   let rule = u32(algo(${ALGO.rule}u));
-  let epochs = u32(algo(${ALGO.epochs}u));
   if (rule == 0u) {
     optimizerStep(T, 0u, N);
   } else {
     for (var j = 0u; j < P; j++) { scr[sb + S_GRAD + j] = 0.0; }
     if (rule == 1u) {
       let seq = algo(${ALGO.ratioSeq}u) != 0.0;
-      for (var e = 0u; e < epochs; e++) { clippedStep(T, 0u, N, seq, select(1.0, 1.0 / f32(N), seq), seq, false); }
+      passes(T, 0u, N, seq, select(1.0, 1.0 / f32(N), seq), seq, false);
     } else {
       let useM = algo(${ALGO.mCorr}u) != 0.0;
       let mClip = algo(${ALGO.mClip}u);
       let geo = select(1.0, 1.0 / f32(L), algo(${ALGO.geo}u) != 0.0);
       for (var i = 0u; i < RS; i++) { scr[sb + S_M + i] = 1.0; }
+      // the turn order: reverse (backward induction), forward, or a fresh random permutation
+      var order: array<u32, ${s.T}>;
+      let kind = u32(algo(${ALGO.order}u));
+      for (var tt = 0u; tt < T; tt++) { order[tt] = select(tt, T - 1u - tt, kind == 0u); }
+      if (kind == 2u) {
+        for (var j = T - 1u; j > 0u; j--) {
+          let q = min(u32(rand01() * f32(j + 1u)), j);
+          let tmp = order[j];
+          order[j] = order[q];
+          order[q] = tmp;
+        }
+      }
       for (var tt = 0u; tt < T; tt++) {
-        var t = tt;
-        if (algo(${ALGO.order}u) == 0.0) { t = T - 1u - tt; }
-        for (var e = 0u; e < epochs; e++) { clippedStep(t, t * L, t * L + L, true, geo, false, useM); }
+        let t = order[tt];
+        passes(t, t * L, t * L + L, true, geo, false, useM);
         if (useM) {
           refreshLogZ(t * L, t * L + L);
           for (var i = 0u; i < RS; i++) {
@@ -288,7 +342,7 @@ fn iteration(r: u32, it: u32) {
   let o = (r * params.K + it) * REC;
   rec[o] = KL;
   rec[o + 1u] = select(0.0, clipNum / clipDen, clipDen > 0.0);
-  rec[o + 2u] = zero / f32(C);
+  rec[o + 2u] = zero;
   rec[o + 3u] = sqrt(gn);
   evaluate(o);
 }
@@ -326,9 +380,9 @@ fn evaluate(o: u32) {
     for (var t = 0u; t < T; t++) {
       var prod = 1.0;
       for (var p = t * L; p < (t + 1u) * L; p++) {
-        let g = base + itab[2u * RS * N + P + x * N + p];
+        let g = base + itab[2u * ENUM * N + P + x * N + p];
         var mass = 0.0;
-        for (var a = 0u; a < V; a++) { if (itab[2u * RS * N + g * V + a] != 0u) { mass += prob(g, a); } }
+        for (var a = 0u; a < V; a++) { if (itab[2u * ENUM * N + g * V + a] != 0u) { mass += prob(g, a); } }
         prod *= mass;
       }
       rec[o + 6u + t] += prod / f32(C);

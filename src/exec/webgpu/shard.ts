@@ -7,13 +7,14 @@ import type { RunSpec } from '../../core/run/partition';
 import { makeRunSeries, recordEvaluation, recordUpdate, type RunSeries } from '../../core/run/series';
 import { buildProblem, type Problem } from '../host/problem';
 import { initialTheta } from '../host/state';
-import { ALGO, ALGO_WORDS, kernelSource, recordWords, scratchWords, type KernelShape } from './kernel';
+import { streamKey } from '../../core/rng';
+import { ALGO, ALGO_WORDS, kernelSource, recordWords, rollouts, scratchWords, type KernelShape } from './kernel';
 
 // The WebGPU executor's host side: the experiment's tables and every run's logits, Adam moments
 // and scratch in GPU buffers, one compute pipeline, and step(K): K iterations of every run in one
 // dispatch, one read back of their records (metrics per iteration), recorded into the same
 // RunSeries as the other executors. Initial logits come from the host (the CPU executor's seeded
-// streams), so iteration 0 is the same everywhere. Exact mode, tabular policies (support.ts).
+// streams), so iteration 0 is the same everywhere. Tabular policies (core/config/webgpu-support.ts).
 
 /** Iterations per dispatch at most (the records buffer holds this many). */
 export const MAX_K = 64;
@@ -49,7 +50,19 @@ export class WebGpuShard {
   ) {
     this.pb = buildProblem(exp);
     const { tree } = this.pb;
-    this.shape = { contexts: exp.env.contexts, V: tree.V, N: tree.N, L: tree.L, T: tree.T, nodesPerContext: tree.nodesPerContext, offset: Array.from(tree.offset), S: tree.sequences };
+    this.shape = {
+      sampled: exp.mode === 'sampled',
+      B: exp.env.contextsPerBatch,
+      G: exp.groupSize,
+      contexts: exp.env.contexts,
+      V: tree.V,
+      N: tree.N,
+      L: tree.L,
+      T: tree.T,
+      nodesPerContext: tree.nodesPerContext,
+      offset: Array.from(tree.offset),
+      S: tree.sequences,
+    };
     this.Jstar = this.pb.opt.Jstar;
     this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex, every));
     this.diverged = specs.map(() => ({ diverged: null }));
@@ -63,8 +76,8 @@ export class WebGpuShard {
   async init(): Promise<void> {
     const { pb, device, specs } = this;
     const { tree, env } = pb;
-    const e = pb.enumeration!;
-    const RS = pb.rollouts;
+    const CS = env.contexts * tree.sequences;
+    const ENUM = this.shape.sampled ? 0 : rollouts(this.shape);
     const P = pb.params;
     const runs = specs.length;
     const f32 = (words: number) => words * 4;
@@ -75,18 +88,32 @@ export class WebGpuShard {
       if (typeof data !== 'number') device.queue.writeBuffer(b, 0, data as BufferSource);
       return b;
     };
-    // tables: returns, noise variance per sequence, the turn discount
-    const tables = new Float32Array(2 * RS + tree.T);
-    for (let i = 0; i < RS; i++) {
-      tables[i] = e.reward[i];
-      tables[RS + i] = noiseVariance(env.noise[e.ctx[i]], e.terminal[i]);
+    // tables: the mean return of every sequence, its noise variance, the turn discount, each context's noise
+    const tables = new Float32Array(2 * CS + tree.T + 2 * env.contexts);
+    for (let x = 0; x < env.contexts; x++)
+      for (let q = 0; q < tree.sequences; q++) {
+        tables[x * tree.sequences + q] = env.returns[x]![q]!;
+        tables[CS + x * tree.sequences + q] = noiseVariance(env.noise[x]!, env.rewards[x]![q]!);
+      }
+    tables.set(pb.turnDiscount, 2 * CS);
+    env.noise.forEach((n, x) => {
+      tables[2 * CS + tree.T + 2 * x] = n.kind === 'none' ? 0 : n.kind === 'gaussian' ? 1 : 2;
+      tables[2 * CS + tree.T + 2 * x + 1] = n.kind === 'gaussian' ? n.sigma : 0;
+    });
+    // itab: exact mode's enumeration (nodes, tokens), the optimal actions, the optimal path
+    const itab = new Uint32Array(2 * ENUM * tree.N + P + env.contexts * tree.N);
+    if (pb.enumeration) {
+      itab.set(pb.enumeration.node, 0);
+      itab.set(pb.enumeration.tok, ENUM * tree.N);
     }
-    tables.set(pb.turnDiscount, 2 * RS);
-    const itab = new Uint32Array(2 * RS * tree.N + P + env.contexts * tree.N);
-    itab.set(e.node, 0);
-    itab.set(e.tok, RS * tree.N);
-    for (let j = 0; j < P; j++) itab[2 * RS * tree.N + j] = pb.opt.optimal[j] ? 1 : 0;
-    for (let x = 0; x < env.contexts; x++) itab.set(pb.opt.path[x]!, 2 * RS * tree.N + P + x * tree.N);
+    for (let j = 0; j < P; j++) itab[2 * ENUM * tree.N + j] = pb.opt.optimal[j] ? 1 : 0;
+    for (let x = 0; x < env.contexts; x++) itab.set(pb.opt.path[x]!, 2 * ENUM * tree.N + P + x * tree.N);
+    // each run's random numbers: keyed by the seed and seed index, and the algorithm's stream position
+    const runInfo = new Uint32Array(2 * runs);
+    specs.forEach((s, r) => {
+      runInfo[2 * r] = streamKey(this.exp.seed, s.seedIndex);
+      runInfo[2 * r + 1] = streamKey(s.streamIndex ?? s.algoIndex, 0x57e9);
+    });
     // initial logits from the host's seeded streams, evaluated here in float64 (iteration 0)
     const theta64 = new Float64Array(P);
     const theta = new Float32Array(P * runs);
@@ -102,6 +129,7 @@ export class WebGpuShard {
       recordEvaluation(this.series[r]!, this.diverged[r]!, 0, v);
     });
     const tablesBuf = storage(tables);
+    const runInfoBuf = storage(runInfo);
     const itabBuf = storage(itab);
     this.algos = storage(ALGO_WORDS * runs);
     this.writeAlgos();
@@ -115,10 +143,12 @@ export class WebGpuShard {
     this.buffers.push(this.staging);
     void adam;
     const module = device.createShaderModule({ code: kernelSource(this.shape) });
+    const errors = (await module.getCompilationInfo()).messages.filter((m) => m.type === 'error');
+    if (errors.length) throw new Error(`the WebGPU kernel did not compile: ${errors.slice(0, 3).map((m) => `line ${m.lineNum}: ${m.message}`).join('; ')}`);
     this.pipeline = await device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } });
     this.bind = device.createBindGroup({
       layout: this.pipeline.getBindGroupLayout(0),
-      entries: [tablesBuf, itabBuf, this.algos, thetaBuf, adam, scr, this.rec, this.params].map((buffer, binding) => ({ binding, resource: { buffer } })),
+      entries: [tablesBuf, itabBuf, this.algos, thetaBuf, adam, scr, this.rec, this.params, runInfoBuf].map((buffer, binding) => ({ binding, resource: { buffer } })),
     });
   }
 
@@ -130,7 +160,9 @@ export class WebGpuShard {
       const o = r * ALGO_WORDS;
       w[o + ALGO.rule] = a.rule === 'reinforce' ? 0 : a.rule === 'ppu' ? 1 : 2;
       w[o + ALGO.ratioSeq] = a.ratio === 'sequence' ? 1 : 0;
-      w[o + ALGO.order] = a.order === 'reverse' ? 0 : 1;
+      w[o + ALGO.order] = a.order === 'reverse' ? 0 : a.order === 'forward' ? 1 : 2;
+      w[o + ALGO.minibatches] = a.minibatches;
+      w[o + ALGO.rloo] = a.advantage === 'rloo' ? 1 : 0;
       w[o + ALGO.norm] = a.normalization === 'none' ? 0 : a.normalization === 'group' ? 1 : 2;
       w[o + ALGO.mCorr] = a.mCorrection ? 1 : 0;
       w[o + ALGO.mClip] = a.mClip ?? -1;
@@ -162,7 +194,7 @@ export class WebGpuShard {
     const runs = this.specs.length;
     const REC = recordWords(this.shape);
     const t0 = performance.now();
-    this.device.queue.writeBuffer(this.params, 0, new Uint32Array([runs, K, 0, 0]));
+    this.device.queue.writeBuffer(this.params, 0, new Uint32Array([runs, K, start, 0]));
     const enc = this.device.createCommandEncoder();
     const pass = enc.beginComputePass();
     pass.setPipeline(this.pipeline);

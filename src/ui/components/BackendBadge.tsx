@@ -34,7 +34,7 @@ function webgpuBadge(report: BackendReport | null, reason: string): BadgeText {
     executor: 'webgpu',
     backend: report ? 'webgpu' : 'pending',
     label: `WebGPU executor · ${a ? `${adapterText(a)} · ` : ''}float32`,
-    why: `Why: ${reason}. ${report ? `${report.reason}.` : 'The adapter is asked for when the run starts.'} Exact mode on tabular policies; its numbers agree with the CPU executor's float64 within float32 rounding.`,
+    why: `Why: ${reason}. ${report ? `${report.reason}.` : 'The adapter is asked for when the run starts.'} Tabular policies, exact or sampled: in exact mode its numbers agree with the CPU executor's float64 within float32 rounding; sampled runs draw their own random numbers (a counter-based generator on the GPU), so they agree with the CPU executor's in distribution, not sample for sample.`,
   };
 }
 
