@@ -101,7 +101,7 @@ for (const [name, link, iterations] of SAMPLED) {
 
 test('a lost device mid-run: the CPU executor continues from the last completed iteration, and the badge says why', async ({ page }) => {
   const problems = watchProblems(page);
-  const link = 'env.preset=lock&mode=exact&iterations=40&seeds=2&policy.kind=tabular&policy.initScale=0.5&algorithms=[grpo,seeupo]';
+  const link = 'env.preset=lock&mode=exact&iterations=40&seeds=2&policy.kind=tabular&policy.initScale=0.5&optimizer.kind=adam&optimizer.lr=0.05&algorithms=[grpo,seeupo]';
   await page.goto(`/#v=1&${link}&executor=webgpu`);
   for (let i = 1; i <= 3; i++) {
     await page.getByTestId('step').click();
@@ -122,9 +122,8 @@ test('a lost device mid-run: the CPU executor continues from the last completed 
   got.algorithms.forEach((a, i) =>
     a.runs.forEach((run, r) => {
       const cpuJ = want.algorithms[i]!.runs[r]!.J;
-      for (let k = 0; k <= 3; k++) expect(Math.abs(run.J[k]! - cpuJ[k]!)).toBeLessThan(1e-4); // the GPU's iterations
-      // the CPU executor's, replayed from the start in float64: the CPU executor's numbers (Chromium's V8 and Node's may differ in the last bit of Math.exp)
-      for (let k = 4; k <= 40; k++) expect(Math.abs(run.J[k]! - cpuJ[k]!)).toBeLessThan(1e-12);
+      // the GPU's iterations 1–3, then the CPU executor's from the GPU's float32 logits: one curve, within float32 rounding of a CPU-only run
+      for (let k = 0; k <= 40; k++) expect(Math.abs(run.J[k]! - cpuJ[k]!), `${a.id} seed ${r} iteration ${k}`).toBeLessThan(1e-4);
     }),
   );
   expect(problems).toEqual([]);

@@ -12,6 +12,8 @@ import { webgpuUnsupported } from '../src/core/config/webgpu-support';
 // against the CPU executor in Chromium (e2e/webgpu.spec.ts).
 
 interface Log {
+  /** The error the next dispatch's validation scope reports (null: none). */
+  refuse?: { message: string } | null;
   created: number;
   destroyed: number;
   dispatches: number;
@@ -41,6 +43,8 @@ function fakeDevice(log: Log): GPUDevice {
     createComputePipelineAsync: async () => ({ getBindGroupLayout: () => ({}) }),
     createBindGroup: () => ({}),
     createCommandEncoder: () => ({ beginComputePass: () => pass, copyBufferToBuffer() {}, finish: () => ({}) }),
+    pushErrorScope() {},
+    popErrorScope: async () => log.refuse,
     queue: {
       writeBuffer: (b: { id: number }, _o: number, data: ArrayBufferView) => {
         log.writes.push({ buffer: b.id, bytes: data.byteLength });
@@ -109,6 +113,18 @@ describe('WebGPU executor: the host side', () => {
     expect(await shard.step(MAX_K)).toBe(30);
     expect(exp.optimizer.lr).toBe(2);
     expect(algoWrites()).toBe(before + 1);
+    shard.dispose();
+  });
+
+  it('a dispatch the device refuses is an error, never records read back as numbers', async () => {
+    const log: Log = { created: 0, destroyed: 0, dispatches: 0, maps: 0, writes: [], K: [], refuse: { message: 'copy source lacks COPY_SRC' } };
+    const exp = resolveConfig(config());
+    const shard = new WebGpuShard(exp, allRuns(exp), fakeDevice(log));
+    await shard.init();
+    await expect(shard.step(4)).rejects.toThrow('the WebGPU dispatch was refused: copy source lacks COPY_SRC');
+    expect(log.maps).toBe(0);
+    expect(shard.iteration).toBe(0);
+    expect(shard.series[0]!.J[1]).toBeNaN();
     shard.dispose();
   });
 

@@ -1,7 +1,6 @@
+import { applyHotValues } from '../core/run/changes';
 import { resolveConfig } from '../core/config/resolve';
-import { applyHotValues, type HotValues } from '../core/run/changes';
 import type { BackendReport } from '../core/run/backend-report';
-import type { RunSpec } from '../core/run/partition';
 import { storageStride } from '../core/run/series';
 import { CpuShard } from '../exec/cpu/shard';
 import { acquireDevice, adapterName } from '../exec/webgpu/device';
@@ -15,9 +14,10 @@ import { TURN_STEP_NEEDS_CPU } from './session-protocol';
  * between iterations as on the other executors).
  *
  * A lost device (a driver reset, a GPU taken away, `device.destroy()`) does not end the run: the
- * CPU executor takes over from the last iteration the GPU completed. Exact mode draws no random
- * numbers after the start, so it replays iterations 0 … k with the same hot changes at the same
- * iterations and goes on; the page keeps the GPU's numbers up to k and says what happened.
+ * CPU executor takes over from the last iteration the GPU completed, from the logits and Adam
+ * state every read back brings along (WebGpuShard's snapshot), with the experiment as it stands
+ * (every change made so far); sampled runs go on with the CPU executor's own random streams. The
+ * page keeps the GPU's numbers up to there and says what happened.
  */
 export const makeWebGpuSteppable: MakeSteppable = async (config, specs) => {
   const exp = resolveConfig(config);
@@ -27,7 +27,7 @@ export const makeWebGpuSteppable: MakeSteppable = async (config, specs) => {
   // the browser tests lose the device on purpose through this handle (a worker's global; the page cannot reach it)
   (globalThis as { __seeupoWebGpuDevice?: GPUDevice }).__seeupoWebGpuDevice = gpu.device;
   const every = storageStride(exp.iterations);
-  const shard = new WebGpuShard(exp, specs, gpu.device, every);
+  const shard = new WebGpuShard(exp, specs, gpu.device, every, true);
   try {
     await shard.init();
   } catch (e) {
@@ -35,12 +35,11 @@ export const makeWebGpuSteppable: MakeSteppable = async (config, specs) => {
     gpu.device.destroy();
     throw e;
   }
-  const hotLog: { at: number; values: HotValues }[] = [];
   let cpu: CpuShard | null = null;
   let backend: BackendReport = { backend: 'webgpu', attempts: [], adapter: gpu.adapter, reason: `WGSL kernels on ${adapterName(gpu.adapter)}` };
   const fallBack = (why: string) => {
     const k = shard.iteration;
-    cpu = replayOnCpu(config, specs, every, hotLog, k);
+    cpu = resumeOnCpu(shard, every);
     shard.dispose();
     backend = { backend: 'cpu', attempts: [{ backend: 'webgpu', ok: false, reason: why }], adapter: gpu.adapter, reason: `${why} at iteration ${k}; the CPU executor (float64) continued from there` };
   };
@@ -72,12 +71,8 @@ export const makeWebGpuSteppable: MakeSteppable = async (config, specs) => {
       return null;
     },
     applyHot(v) {
-      hotLog.push({ at: cpu ? cpu.iteration : shard.iteration, values: v });
-      if (cpu) applyHotValues(cpu.pb.exp, v);
-      else {
-        applyHotValues(exp, v);
-        shard.writeAlgos();
-      }
+      applyHotValues(exp, v); // the one experiment both shards read
+      if (!cpu) shard.writeAlgos();
     },
     dispose() {
       shard.dispose();
@@ -86,12 +81,27 @@ export const makeWebGpuSteppable: MakeSteppable = async (config, specs) => {
   };
 };
 
-/** A CPU shard at iteration k of the same runs: replayed from the start with the hot changes the session made. */
-function replayOnCpu(config: unknown, specs: RunSpec[], every: number, hotLog: readonly { at: number; values: HotValues }[], k: number): CpuShard {
-  const cpu = new CpuShard(resolveConfig(config), specs, every);
-  while (cpu.iteration < k) {
-    for (const h of hotLog) if (h.at === cpu.iteration) applyHotValues(cpu.pb.exp, h.values);
-    cpu.step();
-  }
+/**
+ * A CPU shard that goes on where the WebGPU shard stopped: the same experiment object (every change
+ * applied so far), the same series, the logits and Adam state of the last read back.
+ */
+function resumeOnCpu(gpu: WebGpuShard, every: number): CpuShard {
+  const cpu = new CpuShard(gpu.exp, gpu.specs, every);
+  const P = cpu.pb.params;
+  const T = cpu.pb.tree.T;
+  const theta = gpu.snapshotTheta!;
+  const adam = gpu.snapshotAdam;
+  cpu.runs.forEach((run, r) => {
+    run.theta.set(theta.subarray(r * P, (r + 1) * P));
+    if (adam) {
+      const o = r * (2 * P + T);
+      run.opt.m.set(adam.subarray(o, o + P));
+      run.opt.v.set(adam.subarray(o + P, o + 2 * P));
+      for (let t = 0; t < T; t++) run.opt.steps[t] = adam[o + 2 * P + t]!;
+    }
+    run.diverged = gpu.series[r]!.diverged;
+  });
+  cpu.series.splice(0, cpu.series.length, ...gpu.series);
+  cpu.iteration = gpu.iteration;
   return cpu;
 }

@@ -27,7 +27,7 @@ export const WEBGPU_AUTO_RUNS = 2304;
  */
 export function chooseExecutor(exp: Experiment, gpu: GpuKind = null): ExecutorChoice {
   if (exp.policy.kind === 'mlp') return { executor: 'tensor', reason: 'MLP policy: neural policies run on the tensor executor' };
-  if (exp.executor === 'webgpu') return { executor: 'webgpu', reason: 'as asked (executor: webgpu): whole exact-mode iterations of every run in WGSL compute shaders, float32' };
+  if (exp.executor === 'webgpu') return { executor: 'webgpu', reason: 'as asked (executor: webgpu): whole iterations of every run in WGSL compute shaders, float32' };
   if (exp.executor === 'tensor') return { executor: 'tensor', reason: 'tabular policy on the tensor executor, as asked (executor: tensor)' };
   if (exp.executor === 'auto' && exp.backend) return { executor: 'tensor', reason: `tabular policy on the tensor executor, because backend ${exp.backend} was asked for` };
   if (exp.executor === 'cpu') return { executor: 'cpu', reason: 'tabular policy on the CPU executor, as asked (executor: cpu)' };

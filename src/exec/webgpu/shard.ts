@@ -37,6 +37,14 @@ export class WebGpuShard {
   private params!: GPUBuffer;
   private rec!: GPUBuffer;
   private staging!: GPUBuffer;
+  private thetaBuf!: GPUBuffer;
+  private adamBuf!: GPUBuffer;
+  /**
+   * With \`snapshot\`, every read back also brings the runs' logits and Adam state at the end of the
+   * dispatch (same mapAsync): what another executor needs to take over if the device is lost.
+   */
+  snapshotTheta: Float32Array | null = null;
+  snapshotAdam: Float32Array | null = null;
   private readonly diverged: { diverged: number | null }[];
   private disposed = false;
   /** Wall time per iteration of the last dispatch (dispatch to read back), or null before one. */
@@ -47,6 +55,7 @@ export class WebGpuShard {
     readonly specs: RunSpec[],
     private readonly device: GPUDevice,
     every = 1,
+    private readonly snapshot = false,
   ) {
     this.pb = buildProblem(exp);
     const { tree } = this.pb;
@@ -83,7 +92,7 @@ export class WebGpuShard {
     const f32 = (words: number) => words * 4;
     const storage = (data: ArrayBufferView | number, usage = 0) => {
       const size = Math.max(16, typeof data === 'number' ? f32(data) : data.byteLength);
-      const b = device.createBuffer({ size: Math.ceil(size / 4) * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | usage });
+      const b = device.createBuffer({ size: Math.ceil(size / 16) * 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | usage });
       this.buffers.push(b);
       if (typeof data !== 'number') device.queue.writeBuffer(b, 0, data as BufferSource);
       return b;
@@ -128,20 +137,26 @@ export class WebGpuShard {
       const v = evaluatePolicy(env, tree, pb.opt, probs, scratch as never, value as never);
       recordEvaluation(this.series[r]!, this.diverged[r]!, 0, v);
     });
+    if (this.snapshot) {
+      this.snapshotTheta = theta.slice();
+      this.snapshotAdam = this.exp.optimizer.kind === 'adam' ? new Float32Array((2 * P + tree.T) * runs) : null;
+    }
     const tablesBuf = storage(tables);
     const runInfoBuf = storage(runInfo);
     const itabBuf = storage(itab);
     this.algos = storage(ALGO_WORDS * runs);
     this.writeAlgos();
-    const thetaBuf = storage(theta);
-    const adam = storage((2 * P + tree.T) * runs);
+    const thetaBuf = storage(theta, GPUBufferUsage.COPY_SRC);
+    const adam = storage((2 * P + tree.T) * runs, GPUBufferUsage.COPY_SRC);
     const scr = storage(scratchWords(this.shape) * runs);
     this.rec = storage(recordWords(this.shape) * MAX_K * runs, GPUBufferUsage.COPY_SRC);
     this.params = device.createBuffer({ size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     this.buffers.push(this.params);
-    this.staging = device.createBuffer({ size: this.rec.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    this.thetaBuf = thetaBuf;
+    this.adamBuf = adam;
+    const snapWords = this.snapshot ? P * runs + 2 + (this.exp.optimizer.kind === 'adam' ? (2 * P + tree.T) * runs : 0) : 0;
+    this.staging = device.createBuffer({ size: this.rec.size + snapWords * 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     this.buffers.push(this.staging);
-    void adam;
     const module = device.createShaderModule({ code: kernelSource(this.shape) });
     const errors = (await module.getCompilationInfo()).messages.filter((m) => m.type === 'error');
     if (errors.length) throw new Error(`the WebGPU kernel did not compile: ${errors.slice(0, 3).map((m) => `line ${m.lineNum}: ${m.message}`).join('; ')}`);
@@ -195,18 +210,32 @@ export class WebGpuShard {
     const REC = recordWords(this.shape);
     const t0 = performance.now();
     this.device.queue.writeBuffer(this.params, 0, new Uint32Array([runs, K, start, 0]));
+    // a validation error would otherwise leave the records as they were and read back as numbers
+    this.device.pushErrorScope('validation');
     const enc = this.device.createCommandEncoder();
     const pass = enc.beginComputePass();
     pass.setPipeline(this.pipeline);
     pass.setBindGroup(0, this.bind!);
     pass.dispatchWorkgroups(Math.ceil(runs / 64));
     pass.end();
-    enc.copyBufferToBuffer(this.rec, 0, this.staging, 0, REC * K * runs * 4);
+    const recBytes = REC * K * runs * 4;
+    const base = this.rec.size; // the snapshot sits after the largest records block
+    const P = this.pb.params;
+    const thetaBytes = this.snapshot ? P * runs * 4 : 0;
+    const adamBytes = this.snapshot && this.exp.optimizer.kind === 'adam' ? (2 * P + this.pb.tree.T) * runs * 4 : 0;
+    enc.copyBufferToBuffer(this.rec, 0, this.staging, 0, recBytes);
+    if (thetaBytes) enc.copyBufferToBuffer(this.thetaBuf, 0, this.staging, base, thetaBytes);
+    const adamAt = base + Math.ceil(thetaBytes / 8) * 8; // mapped ranges start at multiples of 8
+    if (adamBytes) enc.copyBufferToBuffer(this.adamBuf, 0, this.staging, adamAt, adamBytes);
     this.device.queue.submit([enc.finish()]);
     this.dispatches++;
-    await this.staging.mapAsync(GPUMapMode.READ, 0, REC * K * runs * 4);
+    const invalid = await this.device.popErrorScope();
+    if (invalid) throw new Error(`the WebGPU dispatch was refused: ${invalid.message}`);
+    await this.staging.mapAsync(GPUMapMode.READ);
     this.readbacks++;
-    const out = new Float32Array(this.staging.getMappedRange(0, REC * K * runs * 4).slice(0));
+    const out = new Float32Array(this.staging.getMappedRange(0, recBytes).slice(0));
+    if (thetaBytes) this.snapshotTheta = new Float32Array(this.staging.getMappedRange(base, thetaBytes).slice(0));
+    if (adamBytes) this.snapshotAdam = new Float32Array(this.staging.getMappedRange(adamAt, adamBytes).slice(0));
     this.staging.unmap();
     this.msPerIteration = (performance.now() - t0) / K;
     const T = this.pb.tree.T;
