@@ -47,6 +47,7 @@ function maxDiff(a: { algorithms: { id: string; runs: PageRun[] }[] }, b: Awaite
 const CASES: [string, string, number][] = [
   ['every rule the kernel runs, SGD, batch normalization', 'env.preset=lock&mode=exact&iterations=30&seeds=2&policy.kind=tabular&policy.initScale=0.5&algorithms=[reinforce,grpo,gspo,seeupo,seeupo-forward]', 30],
   ['Adam, group and no normalization, epochs, mClip, geomean turn ratio, two contexts with noise', 'env.preset=two-prompts&mode=exact&iterations=25&seeds=2&optimizer.kind=adam&optimizer.lr=0.05&algorithms=[grpo,seeupo,ppo-grae]&algorithms.0.normalization=group&algorithms.1.epochs=3&algorithms.1.mClip=0.2&algorithms.1.turnRatio=geomean&algorithms.2.normalization=none&algorithms.2.clip=0.1', 25],
+  ['PPO with the exact GAE advantage (Q − V) under every normalization, γ = 0.9', 'env.preset=lock&env.gamma=0.9&mode=exact&iterations=25&seeds=2&policy.kind=tabular&policy.initScale=0.3&algorithms=[ppo-gae,grpo,reinforce]&algorithms.0.normalization=batch&algorithms.1.advantage=gae&algorithms.1.normalization=group&algorithms.2.advantage=gae', 25],
   ['the 5-turn lock at lr 300 (the opening lesson): reverse escapes the exit, forward does not', 'env.preset=lock&env.turns=5&mode=exact&iterations=10&seeds=1&optimizer.kind=sgd&optimizer.lr=300&algorithms=[seeupo,seeupo-forward,grpo]', 10],
 ];
 
@@ -64,8 +65,8 @@ for (const [name, link, iterations] of CASES) {
 }
 
 test('the WebGPU executor refuses what it does not run yet, naming the field', async ({ page }) => {
-  await page.goto('/#v=1&env.preset=lock&algorithms=[grpo,ppo-gae]&executor=webgpu');
-  await expect(page.getByTestId('link-error')).toContainText('algorithms[1].advantage: the WebGPU executor does not run the GAE critic yet, got "gae"');
+  await page.goto('/#v=1&env.preset=lock&policy.kind=mlp&algorithms=[grpo]&executor=webgpu');
+  await expect(page.getByTestId('link-error')).toContainText('policy.kind: the WebGPU executor runs tabular policies only for now, got "mlp"');
 });
 
 /** Mean and standard error of the final J over an algorithm's runs. */
@@ -78,17 +79,19 @@ function finalStats(runs: { J: (number | null)[] }[]): { mean: number; se: numbe
 
 const SAMPLED: [string, string, number][] = [
   ['sampled lock: GRPO, SeeUPO in reverse and random order, REINFORCE (SGD, batch and group normalization)', 'env.preset=lock&mode=sampled&iterations=40&seeds=256&algorithms=[grpo,seeupo,seeupo-random,reinforce]', 40],
+  ['sampled lock, the default nine algorithms (PPO with its GAE critic, SeeUPO in random order)', 'env.preset=lock&mode=sampled&iterations=40&seeds=256', 40],
+  ['sampled lock, GAE with its critic: PPO, REINFORCE and GRPO with GAE, group and batch normalization, own critic lr', 'env.preset=lock&mode=sampled&iterations=60&seeds=1024&algorithms=[ppo-gae,reinforce,grpo]&algorithms.1.advantage=gae&algorithms.2.advantage=gae&algorithms.2.normalization=group&algorithms.0.normalization=batch&algorithms.1.criticLr=0.5', 60],
   ['sampled two-prompts (noise, B = 1 of 2 contexts), RLOO, PPO with minibatches and epochs, GSPO, Adam', 'env.preset=two-prompts&env.contextsPerBatch=1&mode=sampled&iterations=40&seeds=256&optimizer.kind=adam&optimizer.lr=0.05&algorithms=[rloo,ppo-grae,gspo]&algorithms.1.minibatches=4&algorithms.1.epochs=2', 40],
 ];
 
 for (const [name, link, iterations] of SAMPLED) {
-  test(`WebGPU executor, sampled: mean final J within 4 standard errors of the CPU executor's over 256 seeds: ${name}`, async ({ page }) => {
+  test(`WebGPU executor, sampled: mean final J within 4 standard errors of the CPU executor's over 256 seeds or more: ${name}`, async ({ page }) => {
     test.setTimeout(300_000);
     const problems = watchProblems(page);
     const got = await pageResult(page, link, iterations);
     const want = await cpuResult(got.config);
     got.algorithms.forEach((a, i) => {
-      expect(a.runs).toHaveLength(256);
+      expect(a.runs.length).toBeGreaterThanOrEqual(256);
       const g = finalStats(a.runs);
       const c = finalStats(want.algorithms[i]!.runs);
       const z = Math.abs(g.mean - c.mean) / Math.sqrt(g.se ** 2 + c.se ** 2 || 1e-30);

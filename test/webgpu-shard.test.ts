@@ -154,26 +154,30 @@ describe('WebGPU executor: the host side', () => {
   });
 
   it('the kernel source bakes in the shape; the scratch and record sizes follow it', () => {
-    const shape = { sampled: false, B: 2, G: 8, contexts: 2, V: 3, N: 3, L: 1, T: 3, nodesPerContext: 13, offset: [0, 1, 4, 13], S: 27 };
+    const shape = { sampled: false, B: 2, G: 8, contexts: 2, V: 3, N: 3, L: 1, T: 3, nodesPerContext: 13, offset: [0, 1, 4, 13], S: 27, gamma: 0.9 };
     const src = kernelSource(shape);
     expect(src).toContain('const C = 2u; const V = 3u; const N = 3u; const L = 1u; const T = 3u;');
     expect(src).toContain('array<u32, 4>(0u, 1u, 4u, 13u)');
     expect(recordWords(shape)).toBe(6 + 3 + 2);
     expect(recordWords({ T: 3, contexts: 1 })).toBe(9);
-    // θ_old and grad (2·26·3), logZ, logZ_old, gsum, reach (4·26), w, adv, M, perm (4·54 sequences), mean and var (2·2)
-    expect(scratchWords(shape)).toBe(2 * 78 + 4 * 26 + 4 * 54 + 4);
+    // θ_old and grad (2·26·3), logZ, logZ_old, gsum, reach (4·26), w, adv, M, perm (4·54 sequences), mean and var (2·2),
+    // token advantages and targets (2·54·3), node values and the critic's gradient (2·26), group Σ(R − R̄)² (2)
+    expect(scratchWords(shape)).toBe(2 * 78 + 4 * 26 + 4 * 54 + 4 + 2 * 54 * 3 + 2 * 26 + 2);
     // sampled: 16 rollouts, plus tokens and nodes (2·16·3), rewards (16) and the batch's contexts (2)
-    expect(scratchWords({ ...shape, sampled: true })).toBe(2 * 78 + 4 * 26 + 4 * 16 + 4 + 2 * 16 * 3 + 16 + 2);
+    expect(scratchWords({ ...shape, sampled: true })).toBe(2 * 78 + 4 * 26 + 4 * 16 + 4 + 2 * 16 * 3 + 2 * 26 + 2 + 2 * 16 * 3 + 16 + 2);
+    expect(src).toContain('const GAMMA = 0.9;');
+    expect(kernelSource({ ...shape, gamma: 1 })).toContain('const GAMMA = 1.0;');
     expect(kernelSource({ ...shape, sampled: true })).toContain('fn fillBatch() -> f32 {\n  // the contexts of this batch');
   });
 
   it('refuses up front, naming the field, what the kernel does not run', () => {
     const why = (extra: Record<string, unknown>) => webgpuUnsupported(resolveConfig(config({ executor: 'auto', ...extra })))?.path ?? null;
     expect(why({})).toBeNull();
-    expect(why({ mode: 'sampled', algorithms: [{ id: 'seeupo-random' }, { id: 'rloo' }] })).toBeNull();
-    expect(why({ algorithms: [{ id: 'ppo-gae' }] })).toBe('algorithms[0].advantage');
+    expect(why({ mode: 'sampled', algorithms: [{ id: 'seeupo-random' }, { id: 'rloo' }, { id: 'ppo-gae' }] })).toBeNull();
     expect(why({ policy: { kind: 'mlp' } })).toBe('policy.kind');
-    expect(() => resolveConfig(config({ algorithms: [{ id: 'grpo' }, { id: 'ppo-gae' }] }))).toThrow(/^algorithms\[1\]\.advantage: the WebGPU executor does not run the GAE critic yet, got "gae"/);
+    const turnRewards = { turns: 2, vocab: 2, tokensPerTurn: 1, rewards: [[0, 1, 0, 0.5]], turnRewards: [[[0, 0.2]]] };
+    expect(why({ env: turnRewards })).toBe('env.turnRewards');
+    expect(() => resolveConfig(config({ policy: { kind: 'mlp' } }))).toThrow(/^policy\.kind: the WebGPU executor runs tabular policies only for now, got "mlp"/);
   });
 });
 
@@ -186,7 +190,7 @@ describe('auto and the WebGPU adapter', () => {
     expect(chooseExecutor(exp(big), 'hardware').executor).toBe('webgpu');
     expect(chooseExecutor(exp(big), 'hardware').reason).toMatch(/^tabular policy, 2,304 runs and a hardware WebGPU adapter/);
     expect(chooseExecutor(exp(big - 1), 'hardware').executor).toBe('cpu');
-    expect(chooseExecutor(exp(big, { algorithms: [...four.slice(1), { id: 'ppo-gae' }] }), 'hardware').executor).toBe('cpu'); // not run by the kernel yet
+    expect(chooseExecutor(exp(big, { env: { turns: 2, vocab: 2, tokensPerTurn: 1, rewards: [[0, 1, 0, 0.5]], turnRewards: [[[0, 0.2]]] } }), 'hardware').executor).toBe('cpu'); // not run by the kernel yet
     expect(chooseExecutor(exp(big), 'software')).toEqual({ executor: 'cpu', reason: expect.stringMatching(/the WebGPU adapter here is a software one/) });
     expect(chooseExecutor(exp(big), null).executor).toBe('cpu'); // Node, or no adapter
     expect(chooseExecutor(exp(big, { executor: 'cpu' }), 'hardware').executor).toBe('cpu');

@@ -21,7 +21,7 @@ export type NoiseKind = (typeof NOISE_KINDS)[number];
 
 /**
  * Which engine runs the experiment: auto picks cpu for tabular policies, tensor for MLPs; webgpu
- * (whole exact-mode iterations in WGSL, browser only) only when asked for.
+ * (whole iterations in WGSL, browser only) when asked for, or in the page on a hardware adapter (run/choose.ts).
  */
 export const EXECUTORS = ['auto', 'cpu', 'tensor', 'webgpu'] as const;
 export type ExecutorChoice = (typeof EXECUTORS)[number];

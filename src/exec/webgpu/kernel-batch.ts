@@ -10,10 +10,39 @@
 // Random numbers come from a counter-based hash (pcg4d) keyed by (seed and seed index, the run's
 // stream, iteration, draw): the same run gives the same numbers in any dispatch split.
 
-/** WGSL: the accessors of the batch and the function that fills it (`fillBatch() -> f32`: the zero-variance share). */
+/**
+ * WGSL: the accessors of the batch, the function that fills it (`fillBatch() -> f32`: the
+ * zero-variance share), the token advantages (`tokenAdvantages()`: γ^(T−1−t)·Â_i, or GAE) and the
+ * critic's step (`criticStep()`: sampled GAE only).
+ */
 export function batchSource(sampled: boolean): string {
-  return sampled ? SAMPLED : EXACT;
+  return (sampled ? SAMPLED : EXACT) + TOKENS + (sampled ? SAMPLED_GAE : EXACT_GAE);
 }
+
+// Token advantages: without GAE the rollout's Â_i with the turn discount; with GAE per token, then
+// normalized per token (\`group\`: by the group's or context's reward std; \`batch\`: standardized
+// over the batch's tokens, exact mode weighting them by w_i/N with the terminal noise on the last).
+const TOKENS = /* wgsl */ `
+fn tokenAdvantages() {
+  if (algo(A_GAE) == 0.0) {
+    for (var i = 0u; i < RS; i++) {
+      for (var k = 0u; k < N; k++) { scr[sb + S_ADVT + i * N + k] = disc(k / L) * scr[sb + S_ADV + i]; }
+    }
+    return;
+  }
+  gaeAdvantages();
+  let norm = u32(algo(A_NORM));
+  if (norm == 1u) {
+    for (var i = 0u; i < RS; i++) {
+      let sd = groupStd(i) + NORM_EPS;
+      for (var k = 0u; k < N; k++) { scr[sb + S_ADVT + i * N + k] /= sd; }
+    }
+  }
+  if (norm == 2u) { standardizeTokens(); }
+}
+/** γ at token k: between turns (the last token of a turn), 1 within. */
+fn stepDisc(k: u32) -> f32 { return select(1.0, GAMMA, (k + 1u) % L == 0u); }
+`;
 
 const EXACT = /* wgsl */ `
 fn nodeOf(i: u32, k: u32) -> u32 { return itab[i * N + k]; }
@@ -39,6 +68,7 @@ fn fillBatch() -> f32 {
   }
   sigma = sqrt(sigma);
   let norm = u32(algo(A_NORM));
+  if (algo(A_GAE) != 0.0) { return zero / f32(C); } // GAE: Â per token (tokenAdvantages); Â_i unused, as on the CPU executor
   for (var i = 0u; i < RS; i++) {
     let x = i / S;
     let d = tables[i] - scr[sb + S_MEAN + x];
@@ -94,7 +124,7 @@ fn fillBatch() -> f32 {
   }
   // group advantages
   let rloo = algo(A_RLOO) != 0.0;
-  let norm = u32(algo(A_NORM));
+  let norm = select(u32(algo(A_NORM)), 0u, algo(A_GAE) != 0.0); // GAE normalizes its token advantages instead
   var zero = 0.0;
   for (var g0 = 0u; g0 < B; g0++) {
     var sum = 0.0;
@@ -109,6 +139,7 @@ fn fillBatch() -> f32 {
       scr[sb + S_ADV + i] = select(d, R - (sum - R) / f32(GS - 1u), rloo);
     }
     if (ss == 0.0) { zero += 1.0; }
+    scr[sb + S_GSS + g0] = ss;
     if (norm == 1u) {
       let sd = sqrt(ss / f32(GS - 1u)) + NORM_EPS;
       for (var j = 0u; j < GS; j++) { scr[sb + S_ADV + g0 * GS + j] /= sd; }
@@ -124,5 +155,96 @@ fn fillBatch() -> f32 {
     for (var i = 0u; i < RS; i++) { scr[sb + S_ADV + i] = (scr[sb + S_ADV + i] - mu) / (sd + NORM_EPS); }
   }
   return zero / f32(B);
+}
+`;
+
+const EXACT_GAE = /* wgsl */ `
+fn groupStd(i: u32) -> f32 { return sqrt(scr[sb + S_VAR + i / S]); }
+/** V_old at every node by a backward pass over the tree; Â_i,k = Q_old − V_old. */
+fn gaeAdvantages() {
+  for (var x = 0u; x < C; x++) {
+    let base = x * NP;
+    for (var pp = 0u; pp < N; pp++) {
+      let p = N - 1u - pp;
+      let d = stepDisc(p);
+      for (var n = OFFSET[p]; n < OFFSET[p + 1u]; n++) {
+        let g = base + n;
+        let q = n - OFFSET[p];
+        var v = 0.0;
+        for (var a = 0u; a < V; a++) {
+          let pa = exp(scr[sb + S_OLD + g * V + a] - scr[sb + S_LZO + g]);
+          if (p == N - 1u) { v += pa * tables[x * S + q * V + a]; }
+          else { v += pa * d * scr[sb + S_VAL + base + OFFSET[p + 1u] + q * V + a]; }
+        }
+        scr[sb + S_VAL + g] = v;
+      }
+    }
+  }
+  for (var i = 0u; i < RS; i++) {
+    for (var k = 0u; k < N; k++) {
+      var q = tables[i];
+      if (k < N - 1u) { q = stepDisc(k) * scr[sb + S_VAL + nodeOf(i, k + 1u)]; }
+      scr[sb + S_ADVT + i * N + k] = q - scr[sb + S_VAL + nodeOf(i, k)];
+    }
+  }
+}
+fn standardizeTokens() {
+  var mu = 0.0;
+  for (var i = 0u; i < RS; i++) { for (var k = 0u; k < N; k++) { mu += (scr[sb + S_W + i] / f32(N)) * scr[sb + S_ADVT + i * N + k]; } }
+  var v = 0.0;
+  for (var i = 0u; i < RS; i++) {
+    for (var k = 0u; k < N; k++) {
+      let d = scr[sb + S_ADVT + i * N + k] - mu;
+      v += (scr[sb + S_W + i] / f32(N)) * (d * d + select(0.0, tables[CS + i], k == N - 1u));
+    }
+  }
+  let sd = sqrt(v);
+  for (var j = 0u; j < RS * N; j++) { scr[sb + S_ADVT + j] = (scr[sb + S_ADVT + j] - mu) / (sd + NORM_EPS); }
+}
+fn criticStep() {}
+`;
+
+const SAMPLED_GAE = /* wgsl */ `
+fn groupStd(i: u32) -> f32 { return sqrt(scr[sb + S_GSS + i / GS] / f32(GS - 1u)); }
+/** GAE(γ, λ) with the critic (kept across iterations in S_VAL); the λ-returns are the critic's targets. */
+fn gaeAdvantages() {
+  let lambda = algo(A_LAMBDA);
+  for (var i = 0u; i < RS; i++) {
+    var next = 0.0;
+    var acc = 0.0;
+    for (var kk = 0u; kk < N; kk++) {
+      let k = N - 1u - kk;
+      let d = stepDisc(k);
+      let v = scr[sb + S_VAL + nodeOf(i, k)];
+      let r = select(0.0, scr[sb + S_R + i], k == N - 1u);
+      let delta = r + d * next - v;
+      acc = delta + d * lambda * select(acc, 0.0, k == N - 1u);
+      scr[sb + S_ADVT + i * N + k] = acc;
+      scr[sb + S_TGT + i * N + k] = acc + v;
+      next = v;
+    }
+  }
+}
+fn standardizeTokens() {
+  let n = RS * N;
+  var mu = 0.0;
+  for (var j = 0u; j < n; j++) { mu += scr[sb + S_ADVT + j]; }
+  mu /= f32(n);
+  var ss = 0.0;
+  for (var j = 0u; j < n; j++) { let d = scr[sb + S_ADVT + j] - mu; ss += d * d; }
+  let sd = select(0.0, sqrt(ss / f32(n - 1u)), n > 1u);
+  for (var j = 0u; j < n; j++) { scr[sb + S_ADVT + j] = (scr[sb + S_ADVT + j] - mu) / (sd + NORM_EPS); }
+}
+/** One SGD step of the critic on ½·mean over rollouts of Σ_tokens (V − λ-return)². */
+fn criticStep() {
+  if (algo(A_GAE) == 0.0) { return; }
+  var lr = algo(A_CLR);
+  if (lr < 0.0) { lr = algo(A_LR); }
+  for (var j = 0u; j < RS * N; j++) { scr[sb + S_CG + u32(scr[sb + S_NODE + j])] = 0.0; }
+  for (var j = 0u; j < RS * N; j++) {
+    let g = u32(scr[sb + S_NODE + j]);
+    scr[sb + S_CG + g] += (scr[sb + S_VAL + g] - scr[sb + S_TGT + j]) / f32(RS);
+  }
+  for (var g = 0u; g < G; g++) { scr[sb + S_VAL + g] -= lr * scr[sb + S_CG + g]; scr[sb + S_CG + g] = 0.0; }
 }
 `;

@@ -31,11 +31,13 @@ export interface KernelShape {
   offset: readonly number[];
   /** Sequences per context. */
   S: number;
+  /** γ between turns (GAE's step discount). */
+  gamma: number;
 }
 
 /** f32 words of one run's algorithm record (ALGO_* below). */
-export const ALGO_WORDS = 13;
-export const ALGO = { rule: 0, ratioSeq: 1, order: 2, norm: 3, mCorr: 4, mClip: 5, geo: 6, epochs: 7, lr: 8, clip: 9, adam: 10, minibatches: 11, rloo: 12 } as const;
+export const ALGO_WORDS = 16;
+export const ALGO = { rule: 0, ratioSeq: 1, order: 2, norm: 3, mCorr: 4, mClip: 5, geo: 6, epochs: 7, lr: 8, clip: 9, adam: 10, minibatches: 11, rloo: 12, gae: 13, lambda: 14, criticLr: 15 } as const;
 
 /** f32 words of one iteration's record: kl, clip fraction, zero-variance share, gradient norm, J, entropy, P(opt) per turn, J per context. */
 export const recordWords = (s: Pick<KernelShape, 'T' | 'contexts'>) => 6 + s.T + (s.contexts > 1 ? s.contexts : 0);
@@ -45,14 +47,19 @@ export const rollouts = (s: Pick<KernelShape, 'sampled' | 'B' | 'G' | 'contexts'
 
 /**
  * Words of one run's scratch: θ_old, grad (P each), logZ, logZ_old, gsum, reach (per node); w, adv,
- * M, perm (per rollout); mean and var (per context); sampled mode also tokens, nodes (N per
+ * M, perm (per rollout); mean and var (per context); token advantages and GAE targets (N per
+ * rollout), node values (exact V_old, or the critic, kept across iterations) and the critic's
+ * gradient (per node), each group's Σ(R − R̄)² (B); sampled mode also tokens, nodes (N per
  * rollout), rewards (per rollout) and the batch's contexts (C).
  */
 export function scratchWords(s: KernelShape): number {
   const G = s.contexts * s.nodesPerContext;
   const R = rollouts(s);
-  return 2 * G * s.V + 4 * G + 4 * R + 2 * s.contexts + (s.sampled ? 2 * R * s.N + R + s.contexts : 0);
+  return 2 * G * s.V + 4 * G + 4 * R + 2 * s.contexts + 2 * R * s.N + 2 * G + s.B + (s.sampled ? 2 * R * s.N + R + s.contexts : 0);
 }
+
+/** A number as a WGSL f32 literal (always with a decimal point or exponent). */
+const wgslFloat = (v: number) => (Number.isInteger(v) ? `${v}.0` : String(v));
 
 export function kernelSource(s: KernelShape): string {
   const G = s.contexts * s.nodesPerContext;
@@ -67,14 +74,16 @@ const C = ${s.contexts}u; const V = ${s.V}u; const N = ${s.N}u; const L = ${s.L}
 const NP = ${s.nodesPerContext}u; const G = ${G}u; const P = ${P}u; const S = ${s.S}u; const RS = ${R}u;
 const CS = ${CS}u; const NOISE = ${2 * CS + s.T}u; const B = ${s.B}u; const GS = ${s.G}u; const ENUM = ${ENUM}u;
 const SAMPLED = ${s.sampled}; const REC = ${REC}u; const AW = ${ALGO_WORDS}u; const SW = ${scratchWords(s)}u;
-const A_NORM = ${ALGO.norm}u; const A_RLOO = ${ALGO.rloo}u;
+const A_NORM = ${ALGO.norm}u; const A_RLOO = ${ALGO.rloo}u; const A_GAE = ${ALGO.gae}u; const A_LAMBDA = ${ALGO.lambda}u; const A_CLR = ${ALGO.criticLr}u; const A_LR = ${ALGO.lr}u;
+const GAMMA = ${wgslFloat(s.gamma)};
 const NORM_EPS = 1e-6; const B1 = 0.9; const B2 = 0.999; const ADAM_EPS = 1e-8;
 const OFFSET = ${off};
 // scratch layout (per run)
 const S_OLD = 0u; const S_GRAD = P; const S_LZ = 2u * P; const S_LZO = 2u * P + G; const S_GSUM = 2u * P + 2u * G;
 const S_REACH = 2u * P + 3u * G; const S_W = 2u * P + 4u * G; const S_ADV = S_W + RS; const S_M = S_ADV + RS;
 const S_PERM = S_M + RS; const S_MEAN = S_PERM + RS; const S_VAR = S_MEAN + C;
-const S_TOK = S_VAR + C; const S_NODE = S_TOK + RS * N; const S_R = S_NODE + RS * N; const S_CTXS = S_R + RS;
+const S_ADVT = S_VAR + C; const S_TGT = S_ADVT + RS * N; const S_VAL = S_TGT + RS * N; const S_CG = S_VAL + G; const S_GSS = S_CG + G;
+const S_TOK = S_GSS + B; const S_NODE = S_TOK + RS * N; const S_R = S_NODE + RS * N; const S_CTXS = S_R + RS;
 
 struct Params { runs: u32, K: u32, start: u32, pad: u32 }
 // tables: returns[CS], noiseVar[CS], disc[T], noise (kind, σ)[C]   itab: node[ENUM·N], tok[ENUM·N], optimal[P], path[C·N]
@@ -210,7 +219,7 @@ fn clippedStep(turn: u32, k0: u32, k1: u32, grouped: bool, geo: f32, advSeq: boo
     if (!grouped) {
       for (var k = k0; k < k1; k++) {
         let ratio = exp(logpNow(i, k) - logpOld(i, k));
-        let A = disc(k / L) * adv * M;
+        let A = scr[sb + S_ADVT + i * N + k] * M;
         let clipped = min(max(ratio, 1.0 - eps), 1.0 + eps);
         clipDen += w;
         if (abs(ratio - 1.0) > eps) { clipNum += w; }
@@ -221,7 +230,7 @@ fn clippedStep(turn: u32, k0: u32, k1: u32, grouped: bool, geo: f32, advSeq: boo
     var lr = 0.0;
     for (var k = k0; k < k1; k++) { lr += logpNow(i, k) - logpOld(i, k); }
     let ratio = exp(lr * geo);
-    var A = disc(k0 / L) * adv * M;
+    var A = scr[sb + S_ADVT + i * N + k0] * M;
     if (advSeq) { A = adv * M; }
     let clipped = min(max(ratio, 1.0 - eps), 1.0 + eps);
     clipDen += w;
@@ -255,6 +264,7 @@ fn passes(turn: u32, k0: u32, k1: u32, grouped: bool, geo: f32, advSeq: bool, us
       }
     }
     for (var c = 0u; c < chunks; c++) { clippedStep(turn, k0, k1, grouped, geo, advSeq, useM, c * size, (c + 1u) * size, f32(chunks)); }
+    if (turn == T) { criticStep(); } // PPU: the critic steps after each pass (sequential: after every turn, below)
   }
 }
 
@@ -266,13 +276,14 @@ fn iteration(r: u32, it: u32) {
   refreshLogZ(0u, N);
   for (var g = 0u; g < G; g++) { scr[sb + S_LZO + g] = scr[sb + S_LZ + g]; }
   let zero = fillBatch();
+  tokenAdvantages();
   // 3. the policy gradient at θ_old and its norm
   for (var j = 0u; j < P; j++) { scr[sb + S_GRAD + j] = 0.0; }
   for (var g = 0u; g < G; g++) { scr[sb + S_GSUM + g] = 0.0; }
   for (var i = 0u; i < RS; i++) {
     let w = scr[sb + S_W + i];
     if (w == 0.0) { continue; }
-    for (var k = 0u; k < N; k++) { addGrad(nodeOf(i, k), tokOf(i, k), w * disc(k / L) * scr[sb + S_ADV + i]); }
+    for (var k = 0u; k < N; k++) { addGrad(nodeOf(i, k), tokOf(i, k), w * scr[sb + S_ADVT + i * N + k]); }
   }
   finishGradient(0u, N);
   var gn = 0.0;
@@ -283,6 +294,7 @@ fn iteration(r: u32, it: u32) {
   let rule = u32(algo(${ALGO.rule}u));
   if (rule == 0u) {
     optimizerStep(T, 0u, N);
+    criticStep();
   } else {
     for (var j = 0u; j < P; j++) { scr[sb + S_GRAD + j] = 0.0; }
     if (rule == 1u) {
@@ -319,6 +331,7 @@ fn iteration(r: u32, it: u32) {
           }
         }
       }
+      for (var e = 0u; e < u32(algo(${ALGO.epochs}u)); e++) { criticStep(); }
     }
   }
   // 5. KL over the visits, then the new policy's exact evaluation

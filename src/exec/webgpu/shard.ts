@@ -71,6 +71,7 @@ export class WebGpuShard {
       nodesPerContext: tree.nodesPerContext,
       offset: Array.from(tree.offset),
       S: tree.sequences,
+      gamma: exp.env.gamma,
     };
     this.Jstar = this.pb.opt.Jstar;
     this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex, every));
@@ -178,6 +179,9 @@ export class WebGpuShard {
       w[o + ALGO.order] = a.order === 'reverse' ? 0 : a.order === 'forward' ? 1 : 2;
       w[o + ALGO.minibatches] = a.minibatches;
       w[o + ALGO.rloo] = a.advantage === 'rloo' ? 1 : 0;
+      w[o + ALGO.gae] = a.advantage === 'gae' ? 1 : 0;
+      w[o + ALGO.lambda] = a.gaeLambda;
+      w[o + ALGO.criticLr] = a.criticLr ?? -1;
       w[o + ALGO.norm] = a.normalization === 'none' ? 0 : a.normalization === 'group' ? 1 : 2;
       w[o + ALGO.mCorr] = a.mCorrection ? 1 : 0;
       w[o + ALGO.mClip] = a.mClip ?? -1;
