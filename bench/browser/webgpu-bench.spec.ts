@@ -32,6 +32,19 @@ async function perIteration(page: Page, base: string, n: number): Promise<{ ms: 
   return { ms: (long.ms - short.ms) / (n - 2), label: long.label.trim() };
 }
 
+test('WebGPU executor: the default sampled experiment', async ({ page }) => {
+  test.skip(process.env.BENCH_WEBGPU === '0', 'BENCH_WEBGPU=0');
+  test.setTimeout(1_200_000);
+  const rows: (string | number)[][] = [];
+  for (const executor of ['webgpu', 'cpu']) {
+    const r = await perIteration(page, `executor=${executor}`, 102);
+    rows.push([executor, r.ms.toFixed(2), r.label]);
+  }
+  console.log('\nThe default experiment (sampled lock, 9 algorithms × 16 seeds, G = 8): ms per iteration');
+  console.log(table(['executor', 'ms/iteration', 'ran on'], rows, [0, 2]));
+  console.log(`WebGPU / CPU: ${(Number(rows[0]![1]) / Number(rows[1]![1])).toFixed(2)}× (target on SwiftShader: within 2×)`);
+});
+
 test('WebGPU executor benchmark', async ({ page }) => {
   test.skip(process.env.BENCH_WEBGPU === '0', 'BENCH_WEBGPU=0');
   test.setTimeout(3_000_000);

@@ -58,7 +58,7 @@ function tensorBadge(report: BackendReport | null, reason: string, running: bool
   };
 }
 
-const EXECUTORS = [['auto', 'Auto'], ['cpu', 'CPU executor (float64)'], ['tensor', 'Tensor executor (tfjs)'], ['webgpu', 'WebGPU executor (WGSL, exact mode)']] as const;
+const EXECUTORS = [['auto', 'Auto'], ['cpu', 'CPU executor (float64)'], ['tensor', 'Tensor executor (tfjs)'], ['webgpu', 'WebGPU executor (WGSL, float32)']] as const;
 const BACKENDS = [['auto', 'Auto'], ['webgpu', 'WebGPU'], ['webgl', 'WebGL'], ['wasm', 'wasm'], ['cpu', 'tfjs cpu']] as const;
 
 /** Force the executor or the tfjs backend (a cold change: it restarts a running experiment). */
