@@ -1,3 +1,4 @@
+import { adapterInfoOf, isSoftwareAdapter } from '../core/run/backend-report';
 import type { GpuKind } from '../core/run/choose';
 import { setGpuKind } from './plan';
 import { checkDraft, useApp } from './state';
@@ -7,11 +8,7 @@ import { checkDraft, useApp } from './state';
 // says why they stay on the CPU executor. A plan made before the answer is made again, unless a
 // run has started (the next change of settings then uses it).
 
-function kindOf(a: GPUAdapter): GpuKind {
-  const info = (a as GPUAdapter & { info?: GPUAdapterInfo }).info;
-  const fallback = Boolean((a as { isFallbackAdapter?: boolean }).isFallbackAdapter ?? (info as { isFallbackAdapter?: boolean } | undefined)?.isFallbackAdapter);
-  return fallback || /swiftshader/i.test(`${info?.architecture ?? ''} ${info?.description ?? ''} ${info?.vendor ?? ''}`) ? 'software' : 'hardware';
-}
+const kindOf = (a: GPUAdapter): GpuKind => (isSoftwareAdapter(adapterInfoOf(a as GPUAdapter & { isFallbackAdapter?: boolean })) ? 'software' : 'hardware');
 
 export async function probeGpu(): Promise<void> {
   const gpu = (globalThis.navigator as Navigator | undefined)?.gpu;

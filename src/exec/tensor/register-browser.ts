@@ -7,6 +7,7 @@ import wasmPlain from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm
 import wasmSimd from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
 import wasmThreaded from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
 import { BACKENDS } from '../../core/options';
+import { isSoftwareAdapter } from '../../core/run/backend-report';
 import { selectBackend, type AdapterInfo, type BackendAttempt, type BackendName, type BackendReport } from './backend';
 
 // Browser (page or Web Worker): all four tfjs backends. The wasm binaries are bundled by Vite and
@@ -47,10 +48,6 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const withTimeout = <T>(p: Promise<T>, ms: number, what: string) =>
   Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms))]);
 
-/** A software adapter: flagged as a fallback, or SwiftShader by name. */
-export function isSoftwareAdapter(a: AdapterInfo): boolean {
-  return a.isFallbackAdapter || /swiftshader/i.test(a.architecture) || /swiftshader/i.test(a.description);
-}
 
 export function adapterLabel(a: AdapterInfo): string {
   return `${a.vendor} ${a.architecture}`.trim() || a.description || 'unnamed adapter';

@@ -1,4 +1,4 @@
-import type { AdapterInfo } from '../../core/run/backend-report';
+import { adapterInfoOf, isSoftwareAdapter, type AdapterInfo } from '../../core/run/backend-report';
 
 // A WebGPU device for the executor, with what the badge says about its adapter. No tfjs here.
 
@@ -13,13 +13,7 @@ export async function acquireDevice(): Promise<GpuHandle> {
   if (!gpu) throw new Error('WebGPU unavailable: this browser has no navigator.gpu (use executor "cpu")');
   const a = await gpu.requestAdapter({ powerPreference: 'high-performance' });
   if (!a) throw new Error('WebGPU unavailable: no adapter (start Chromium with --enable-unsafe-webgpu, or use executor "cpu")');
-  const info = (a as GPUAdapter & { info?: GPUAdapterInfo }).info;
-  const adapter: AdapterInfo = {
-    vendor: info?.vendor ?? '',
-    architecture: info?.architecture ?? '',
-    description: info?.description ?? '',
-    isFallbackAdapter: Boolean((a as { isFallbackAdapter?: boolean }).isFallbackAdapter ?? (info as { isFallbackAdapter?: boolean } | undefined)?.isFallbackAdapter),
-  };
+  const adapter = adapterInfoOf(a as GPUAdapter & { isFallbackAdapter?: boolean });
   const limits = a.limits;
   const device = await a.requestDevice({ requiredLimits: { maxStorageBufferBindingSize: limits.maxStorageBufferBindingSize, maxBufferSize: limits.maxBufferSize } });
   return { device, adapter };
@@ -28,6 +22,5 @@ export async function acquireDevice(): Promise<GpuHandle> {
 /** "SwiftShader (software)" or "nvidia ampere". */
 export function adapterName(a: AdapterInfo): string {
   const name = `${a.vendor} ${a.architecture}`.trim() || a.description || 'unnamed adapter';
-  const software = a.isFallbackAdapter || /swiftshader/i.test(`${a.architecture} ${a.description}`);
-  return software ? `${name} (software adapter)` : name;
+  return isSoftwareAdapter(a) ? `${name} (software adapter)` : name;
 }
