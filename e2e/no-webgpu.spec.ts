@@ -27,3 +27,16 @@ test('without a WebGPU adapter the tensor executor falls back and the badge says
   await expect(page.getByTestId('backend-label')).toHaveText('Tensor executor · tfjs wasm · float32');
   expect(problems).toEqual([]);
 });
+
+test('the WebGPU executor without an adapter: the CPU executor runs the experiment and the badge says why', async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto('/#v=1&env.preset=lock&mode=exact&iterations=10&seeds=2&algorithms=[grpo,seeupo]&executor=webgpu');
+  await runToEnd(page, 10);
+  const badge = page.getByTestId('backend-badge');
+  await expect(badge).toHaveAttribute('data-executor', 'webgpu');
+  await expect(badge).toHaveAttribute('data-backend', 'cpu-fallback');
+  await expect(page.getByTestId('backend-label')).toHaveText('WebGPU executor → CPU executor · float64');
+  await expect(page.getByTestId('backend-why')).toContainText('WebGPU unavailable: no adapter');
+  await expect(page.getByTestId('backend-why')).toContainText('the CPU executor (float64) ran it instead');
+  expect(problems).toEqual([]);
+});

@@ -5,7 +5,9 @@ import { storageStride } from '../core/run/series';
 import { CpuShard } from '../exec/cpu/shard';
 import { acquireDevice, adapterName } from '../exec/webgpu/device';
 import { WebGpuShard } from '../exec/webgpu/shard';
-import type { MakeSteppable } from './session-host';
+import type { MakeSteppable, Steppable } from './session-host';
+import type { Experiment } from '../core/config/resolve';
+import type { RunSpec } from '../core/run/partition';
 import { TURN_STEP_NEEDS_CPU } from './session-protocol';
 
 /**
@@ -21,7 +23,13 @@ import { TURN_STEP_NEEDS_CPU } from './session-protocol';
  */
 export const makeWebGpuSteppable: MakeSteppable = async (config, specs) => {
   const exp = resolveConfig(config);
-  const gpu = await acquireDevice();
+  let gpu: Awaited<ReturnType<typeof acquireDevice>>;
+  try {
+    gpu = await acquireDevice();
+  } catch (e) {
+    // no device at all: the CPU executor runs the experiment from the start, and says why
+    return onCpuFromStart(exp, specs, e instanceof Error ? e.message : String(e));
+  }
   let lost: string | null = null;
   void gpu.device.lost.then((info) => (lost = `the WebGPU device was lost (${info.reason}${info.message ? `: ${info.message}` : ''})`));
   // the browser tests lose the device on purpose through this handle (a worker's global; the page cannot reach it)
@@ -104,4 +112,26 @@ function resumeOnCpu(gpu: WebGpuShard, every: number): CpuShard {
   cpu.series.splice(0, cpu.series.length, ...gpu.series);
   cpu.iteration = gpu.iteration;
   return cpu;
+}
+
+/** The runs on the CPU executor from iteration 0, reporting why the WebGPU executor could not take them. */
+function onCpuFromStart(exp: Experiment, specs: RunSpec[], why: string): Steppable {
+  const cpu = new CpuShard(exp, specs, storageStride(exp.iterations));
+  return {
+    series: cpu.series,
+    get iteration() {
+      return cpu.iteration;
+    },
+    total: exp.iterations,
+    turns: exp.env.turns,
+    Jstar: cpu.pb.opt.Jstar,
+    backend: { backend: 'cpu', attempts: [{ backend: 'webgpu', ok: false, reason: why }], adapter: null, reason: `${why}; the CPU executor (float64) ran it instead` },
+    async step(turns) {
+      if (turns) throw new Error(TURN_STEP_NEEDS_CPU);
+      cpu.step();
+      return null;
+    },
+    applyHot: (v) => applyHotValues(exp, v),
+    dispose() {},
+  };
 }
