@@ -48,6 +48,7 @@ const CASES: [string, string, number][] = [
   ['every rule the kernel runs, SGD, batch normalization', 'env.preset=lock&mode=exact&iterations=30&seeds=2&policy.kind=tabular&policy.initScale=0.5&algorithms=[reinforce,grpo,gspo,seeupo,seeupo-forward]', 30],
   ['Adam, group and no normalization, epochs, mClip, geomean turn ratio, two contexts with noise', 'env.preset=two-prompts&mode=exact&iterations=25&seeds=2&optimizer.kind=adam&optimizer.lr=0.05&algorithms=[grpo,seeupo,ppo-grae]&algorithms.0.normalization=group&algorithms.1.epochs=3&algorithms.1.mClip=0.2&algorithms.1.turnRatio=geomean&algorithms.2.normalization=none&algorithms.2.clip=0.1', 25],
   ['PPO with the exact GAE advantage (Q − V) under every normalization, γ = 0.9', 'env.preset=lock&env.gamma=0.9&mode=exact&iterations=25&seeds=2&policy.kind=tabular&policy.initScale=0.3&algorithms=[ppo-gae,grpo,reinforce]&algorithms.0.normalization=batch&algorithms.1.advantage=gae&algorithms.1.normalization=group&algorithms.2.advantage=gae', 25],
+  ['per-turn rewards (rewards-to-go baselines; GAE with turn rewards), γ = 0.8, group and batch normalization', 'env.preset=lock&env.gamma=0.8&env.turnRewards.0=[[0.1,0,0.05],[0.02,0,0,0.2,0,0,0,0,0.05]]&mode=exact&iterations=25&seeds=2&policy.kind=tabular&policy.initScale=0.3&algorithms=[grpo,seeupo,ppo-gae,reinforce,gspo]&algorithms.0.normalization=group&algorithms.3.normalization=batch', 25],
   ['the 5-turn lock at lr 300 (the opening lesson): reverse escapes the exit, forward does not', 'env.preset=lock&env.turns=5&mode=exact&iterations=10&seeds=1&optimizer.kind=sgd&optimizer.lr=300&algorithms=[seeupo,seeupo-forward,grpo]', 10],
 ];
 
@@ -81,6 +82,7 @@ const SAMPLED: [string, string, number][] = [
   ['sampled lock: GRPO, SeeUPO in reverse and random order, REINFORCE (SGD, batch and group normalization)', 'env.preset=lock&mode=sampled&iterations=40&seeds=256&algorithms=[grpo,seeupo,seeupo-random,reinforce]', 40],
   ['sampled lock, the default nine algorithms (PPO with its GAE critic, SeeUPO in random order)', 'env.preset=lock&mode=sampled&iterations=40&seeds=256', 40],
   ['sampled lock, GAE with its critic: PPO, REINFORCE and GRPO with GAE, group and batch normalization, own critic lr', 'env.preset=lock&mode=sampled&iterations=60&seeds=1024&algorithms=[ppo-gae,reinforce,grpo]&algorithms.1.advantage=gae&algorithms.2.advantage=gae&algorithms.2.normalization=group&algorithms.0.normalization=batch&algorithms.1.criticLr=0.5', 60],
+  ['sampled lock with per-turn rewards (γ = 0.8): GRPO (group), SeeUPO, RLOO (batch), PPO with its critic', 'env.preset=lock&env.gamma=0.8&env.turnRewards.0=[[0.1,0,0.05],[0.02,0,0,0.2,0,0,0,0,0.05]]&mode=sampled&iterations=40&seeds=256&algorithms=[grpo,seeupo,rloo,ppo-gae]&algorithms.0.normalization=group&algorithms.2.normalization=batch', 40],
   ['sampled two-prompts (noise, B = 1 of 2 contexts), RLOO, PPO with minibatches and epochs, GSPO, Adam', 'env.preset=two-prompts&env.contextsPerBatch=1&mode=sampled&iterations=40&seeds=256&optimizer.kind=adam&optimizer.lr=0.05&algorithms=[rloo,ppo-grae,gspo]&algorithms.1.minibatches=4&algorithms.1.epochs=2', 40],
 ];
 

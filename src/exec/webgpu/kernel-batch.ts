@@ -24,6 +24,10 @@ export function batchSource(sampled: boolean): string {
 // over the batch's tokens, exact mode weighting them by w_i/N with the terminal noise on the last).
 const TOKENS = /* wgsl */ `
 fn tokenAdvantages() {
+  if (algo(A_GAE) == 0.0 && PER_TURN) {
+    turnAdvantages();
+    return;
+  }
   if (algo(A_GAE) == 0.0) {
     for (var i = 0u; i < RS; i++) {
       for (var k = 0u; k < N; k++) { scr[sb + S_ADVT + i * N + k] = disc(k / L) * scr[sb + S_ADV + i]; }
@@ -63,10 +67,18 @@ fn fillBatch() -> f32 {
     for (var s = 0u; s < S; s++) { let i = x * S + s; let d = tables[i] - mean; vr += scr[sb + S_W + i] * f32(C) * (d * d + tables[CS + i]); }
     scr[sb + S_MEAN + x] = mean;
     scr[sb + S_VAR + x] = vr;
+    if (PER_TURN) {
+      for (var t = 0u; t < T; t++) {
+        var m = 0.0;
+        for (var s = 0u; s < S; s++) { let i = x * S + s; m += scr[sb + S_W + i] * f32(C) * tables[TG0 + i * T + t]; }
+        scr[sb + S_TM + x * T + t] = m;
+      }
+    }
     if (vr <= 1e-12) { zero += 1.0; }
     sigma += vr / f32(C);
   }
   sigma = sqrt(sigma);
+  scr[sb + S_SIG] = sigma;
   let norm = u32(algo(A_NORM));
   if (algo(A_GAE) != 0.0) { return zero / f32(C); } // GAE: Â per token (tokenAdvantages); Â_i unused, as on the CPU executor
   for (var i = 0u; i < RS; i++) {
@@ -114,11 +126,27 @@ fn fillBatch() -> f32 {
         scr[sb + S_TOK + i * N + k] = f32(a);
         scr[sb + S_NODE + i * N + k] = f32(g);
         q = q * V + a;
+        // the reward of turn t < T − 1, paid after its last token, indexed by the (t+1)-turn prefix q
+        if (PER_TURN && k < N - 1u && (k + 1u) % L == 0u) {
+          let t = (k + 1u) / L - 1u;
+          scr[sb + S_TRW + i * T + t] = tables[TT0 + x * TTS + TOFF[t] + q];
+        }
       }
-      let mean = tables[x * S + q];
+      let mean = tables[TERM0 + x * S + q];
       var r = mean;
       if (kind == 1u) { r = mean + sigma * randNormal(); }
       if (kind == 2u) { r = select(0.0, 1.0, rand01() < mean); }
+      scr[sb + S_TERM + i] = r;
+      if (PER_TURN) {
+        // the total in the order of env.returns (terminal, then turns 1..T−1); the rewards-to-go G_t
+        scr[sb + S_TRW + i * T + T - 1u] = r;
+        var total = r;
+        for (var t = 0u; t < T - 1u; t++) { total += scr[sb + S_TRW + i * T + t]; }
+        var gt = r;
+        scr[sb + S_TGO + i * T + T - 1u] = gt;
+        for (var tt = 1u; tt < T; tt++) { let t = T - 1u - tt; gt = scr[sb + S_TRW + i * T + t] + GAMMA * gt; scr[sb + S_TGO + i * T + t] = gt; }
+        r = total;
+      }
       scr[sb + S_R + i] = r;
     }
   }
@@ -144,6 +172,15 @@ fn fillBatch() -> f32 {
       let sd = sqrt(ss / f32(GS - 1u)) + NORM_EPS;
       for (var j = 0u; j < GS; j++) { scr[sb + S_ADV + g0 * GS + j] /= sd; }
     }
+  }
+  // σ of the raw advantages over the batch (the batch scale of per-turn advantages too)
+  var mu0 = 0.0;
+  for (var i = 0u; i < RS; i++) { mu0 += scr[sb + S_ADV + i]; }
+  mu0 /= f32(RS);
+  if (norm != 1u) {
+    var ss0 = 0.0;
+    for (var i = 0u; i < RS; i++) { let d = scr[sb + S_ADV + i] - mu0; ss0 += d * d; }
+    scr[sb + S_SIG] = select(0.0, sqrt(ss0 / f32(RS - 1u)), RS > 1u);
   }
   if (norm == 2u) {
     var mu = 0.0;
@@ -173,8 +210,12 @@ fn gaeAdvantages() {
         var v = 0.0;
         for (var a = 0u; a < V; a++) {
           let pa = exp(scr[sb + S_OLD + g * V + a] - scr[sb + S_LZO + g]);
-          if (p == N - 1u) { v += pa * tables[x * S + q * V + a]; }
-          else { v += pa * d * scr[sb + S_VAL + base + OFFSET[p + 1u] + q * V + a]; }
+          if (p == N - 1u) { v += pa * tables[TERM0 + x * S + q * V + a]; }
+          else {
+            var paid = 0.0; // the end of turn t < T − 1: its reward, indexed by the (t+1)-turn prefix q·V + a
+            if (PER_TURN && (p + 1u) % L == 0u) { paid = tables[TT0 + x * TTS + TOFF[(p + 1u) / L - 1u] + q * V + a]; }
+            v += pa * (paid + d * scr[sb + S_VAL + base + OFFSET[p + 1u] + q * V + a]);
+          }
         }
         scr[sb + S_VAL + g] = v;
       }
@@ -182,8 +223,11 @@ fn gaeAdvantages() {
   }
   for (var i = 0u; i < RS; i++) {
     for (var k = 0u; k < N; k++) {
-      var q = tables[i];
-      if (k < N - 1u) { q = stepDisc(k) * scr[sb + S_VAL + nodeOf(i, k + 1u)]; }
+      var q = tables[TERM0 + i];
+      if (k < N - 1u) {
+        q = stepDisc(k) * scr[sb + S_VAL + nodeOf(i, k + 1u)];
+        if (PER_TURN && (k + 1u) % L == 0u) { q += tables[TR0 + i * T + (k + 1u) / L - 1u]; }
+      }
       scr[sb + S_ADVT + i * N + k] = q - scr[sb + S_VAL + nodeOf(i, k)];
     }
   }
@@ -202,6 +246,20 @@ fn standardizeTokens() {
   for (var j = 0u; j < RS * N; j++) { scr[sb + S_ADVT + j] = (scr[sb + S_ADVT + j] - mu) / (sd + NORM_EPS); }
 }
 fn criticStep() {}
+/** Per-turn rewards: turn t's tokens get (G_t − E_old[G_t | x]) / s, s from R: 1, the context's std + ε, or √E_x Var(R|x) + ε. */
+fn turnAdvantages() {
+  let norm = u32(algo(A_NORM));
+  for (var i = 0u; i < RS; i++) {
+    let x = i / S;
+    var s = 1.0;
+    if (norm == 1u) { s = sqrt(scr[sb + S_VAR + x]) + NORM_EPS; }
+    if (norm == 2u) { s = scr[sb + S_SIG] + NORM_EPS; }
+    for (var k = 0u; k < N; k++) {
+      let t = k / L;
+      scr[sb + S_ADVT + i * N + k] = (tables[TG0 + i * T + t] - scr[sb + S_TM + x * T + t]) / s;
+    }
+  }
+}
 `;
 
 const SAMPLED_GAE = /* wgsl */ `
@@ -216,7 +274,9 @@ fn gaeAdvantages() {
       let k = N - 1u - kk;
       let d = stepDisc(k);
       let v = scr[sb + S_VAL + nodeOf(i, k)];
-      let r = select(0.0, scr[sb + S_R + i], k == N - 1u);
+      var r = 0.0;
+      if (k == N - 1u) { r = scr[sb + S_TERM + i]; }
+      else if (PER_TURN && (k + 1u) % L == 0u) { r = scr[sb + S_TRW + i * T + (k + 1u) / L - 1u]; }
       let delta = r + d * next - v;
       acc = delta + d * lambda * select(acc, 0.0, k == N - 1u);
       scr[sb + S_ADVT + i * N + k] = acc;
@@ -234,6 +294,33 @@ fn standardizeTokens() {
   for (var j = 0u; j < n; j++) { let d = scr[sb + S_ADVT + j] - mu; ss += d * d; }
   let sd = select(0.0, sqrt(ss / f32(n - 1u)), n > 1u);
   for (var j = 0u; j < n; j++) { scr[sb + S_ADVT + j] = (scr[sb + S_ADVT + j] - mu) / (sd + NORM_EPS); }
+}
+/**
+ * Per-turn rewards: turn t's tokens get (G_t − the group's mean of G_t, or of the others' with rloo) / s,
+ * s from R: 1, the group's std + ε, or the batch's std of the raw advantages of R + ε.
+ */
+fn turnAdvantages() {
+  let norm = u32(algo(A_NORM));
+  let rloo = algo(A_RLOO) != 0.0;
+  for (var g0 = 0u; g0 < B; g0++) {
+    for (var t = 0u; t < T; t++) {
+      var sum = 0.0;
+      for (var j = 0u; j < GS; j++) { sum += scr[sb + S_TGO + (g0 * GS + j) * T + t]; }
+      scr[sb + S_TM + g0 * T + t] = sum;
+    }
+  }
+  for (var i = 0u; i < RS; i++) {
+    let g0 = i / GS;
+    var s = 1.0;
+    if (norm == 1u) { s = sqrt(scr[sb + S_GSS + g0] / f32(GS - 1u)) + NORM_EPS; }
+    if (norm == 2u) { s = scr[sb + S_SIG] + NORM_EPS; }
+    for (var t = 0u; t < T; t++) {
+      let Gt = scr[sb + S_TGO + i * T + t];
+      let sum = scr[sb + S_TM + g0 * T + t];
+      let d = select(Gt - sum / f32(GS), Gt - (sum - Gt) / f32(GS - 1u), rloo);
+      for (var k = t * L; k < t * L + L; k++) { scr[sb + S_ADVT + i * N + k] = d / s; }
+    }
+  }
 }
 /** One SGD step of the critic on ½·mean over rollouts of Σ_tokens (V − λ-return)². */
 fn criticStep() {

@@ -31,8 +31,21 @@ export interface KernelShape {
   offset: readonly number[];
   /** Sequences per context. */
   S: number;
-  /** γ between turns (GAE's step discount). */
+  /** γ between turns (GAE's step discount, the rewards-to-go). */
   gamma: number;
+  /** Rewards at the end of every turn (env.turnRewards), not only the terminal one. */
+  perTurn: boolean;
+}
+
+/** Per context, the offset of turn t's reward table (t < T − 1: V^((t+1)·L) entries, by prefix), and their total. */
+export function turnTableOffsets(s: Pick<KernelShape, 'V' | 'L' | 'T'>): { offsets: number[]; total: number } {
+  const offsets: number[] = [];
+  let total = 0;
+  for (let t = 0; t < s.T - 1; t++) {
+    offsets.push(total);
+    total += s.V ** ((t + 1) * s.L);
+  }
+  return { offsets, total };
 }
 
 /** f32 words of one run's algorithm record (ALGO_* below). */
@@ -55,7 +68,8 @@ export const rollouts = (s: Pick<KernelShape, 'sampled' | 'B' | 'G' | 'contexts'
 export function scratchWords(s: KernelShape): number {
   const G = s.contexts * s.nodesPerContext;
   const R = rollouts(s);
-  return 2 * G * s.V + 4 * G + 4 * R + 2 * s.contexts + 2 * R * s.N + 2 * G + s.B + (s.sampled ? 2 * R * s.N + R + s.contexts : 0);
+  const perTurn = 3 * R * s.T + Math.max(s.contexts, s.B) * s.T + 1; // turn rewards, rewards-to-go, terminal (sampled); turn means; σ
+  return 2 * G * s.V + 4 * G + 4 * R + 2 * s.contexts + 2 * R * s.N + 2 * G + s.B + perTurn + (s.sampled ? 2 * R * s.N + R + s.contexts : 0);
 }
 
 /** A number as a WGSL f32 literal (always with a decimal point or exponent). */
@@ -68,11 +82,17 @@ export function kernelSource(s: KernelShape): string {
   const CS = s.contexts * s.S;
   const REC = recordWords(s);
   const ENUM = s.sampled ? 0 : R; // rollouts listed in itab (exact mode's enumeration)
+  const turnTables = turnTableOffsets(s);
+  const toff = `array<u32, ${Math.max(1, s.T - 1)}>(${(turnTables.offsets.length ? turnTables.offsets : [0]).map((o) => `${o}u`).join(', ')})`;
   const off = `array<u32, ${s.N + 1}>(${s.offset.map((o) => `${o}u`).join(', ')})`;
   return /* wgsl */ `
 const C = ${s.contexts}u; const V = ${s.V}u; const N = ${s.N}u; const L = ${s.L}u; const T = ${s.T}u;
 const NP = ${s.nodesPerContext}u; const G = ${G}u; const P = ${P}u; const S = ${s.S}u; const RS = ${R}u;
-const CS = ${CS}u; const NOISE = ${2 * CS + s.T}u; const B = ${s.B}u; const GS = ${s.G}u; const ENUM = ${ENUM}u;
+const CS = ${CS}u; const NOISE = ${2 * CS + s.T}u; const TERM0 = NOISE + 2u * C; const TT0 = TERM0 + CS;
+const TTS = ${turnTables.total}u; const TOFF = ${toff}; const PER_TURN = ${s.perTurn};
+// exact mode: the rewards-to-go and mean rewards by turn of every sequence
+const TG0 = TT0 + C * TTS; const TR0 = TG0 + ${s.sampled ? 0 : R * s.T}u;
+const B = ${s.B}u; const GS = ${s.G}u; const ENUM = ${ENUM}u;
 const SAMPLED = ${s.sampled}; const REC = ${REC}u; const AW = ${ALGO_WORDS}u; const SW = ${scratchWords(s)}u;
 const A_NORM = ${ALGO.norm}u; const A_RLOO = ${ALGO.rloo}u; const A_GAE = ${ALGO.gae}u; const A_LAMBDA = ${ALGO.lambda}u; const A_CLR = ${ALGO.criticLr}u; const A_LR = ${ALGO.lr}u;
 const GAMMA = ${wgslFloat(s.gamma)};
@@ -83,10 +103,12 @@ const S_OLD = 0u; const S_GRAD = P; const S_LZ = 2u * P; const S_LZO = 2u * P + 
 const S_REACH = 2u * P + 3u * G; const S_W = 2u * P + 4u * G; const S_ADV = S_W + RS; const S_M = S_ADV + RS;
 const S_PERM = S_M + RS; const S_MEAN = S_PERM + RS; const S_VAR = S_MEAN + C;
 const S_ADVT = S_VAR + C; const S_TGT = S_ADVT + RS * N; const S_VAL = S_TGT + RS * N; const S_CG = S_VAL + G; const S_GSS = S_CG + G;
-const S_TOK = S_GSS + B; const S_NODE = S_TOK + RS * N; const S_R = S_NODE + RS * N; const S_CTXS = S_R + RS;
+const S_TRW = S_GSS + B; const S_TGO = S_TRW + RS * T; const S_TERM = S_TGO + RS * T; const S_TM = S_TERM + RS * T;
+const S_SIG = S_TM + ${Math.max(s.contexts, s.B) * s.T}u;
+const S_TOK = S_SIG + 1u; const S_NODE = S_TOK + RS * N; const S_R = S_NODE + RS * N; const S_CTXS = S_R + RS;
 
 struct Params { runs: u32, K: u32, start: u32, pad: u32 }
-// tables: returns[CS], noiseVar[CS], disc[T], noise (kind, σ)[C]   itab: node[ENUM·N], tok[ENUM·N], optimal[P], path[C·N]
+// tables: returns[CS], noiseVar[CS], disc[T], noise (kind, σ)[C], terminal[CS], turn tables[C·TTS], (exact) togo, turn rewards[RS·T]   itab: node[ENUM·N], tok[ENUM·N], optimal[P], path[C·N]
 // runInfo: per run (seed key, stream key) of its random numbers
 @group(0) @binding(0) var<storage, read> tables: array<f32>;
 @group(0) @binding(1) var<storage, read> itab: array<u32>;

@@ -8,7 +8,7 @@ import { makeRunSeries, recordEvaluation, recordUpdate, type RunSeries } from '.
 import { buildProblem, type Problem } from '../host/problem';
 import { initialTheta } from '../host/state';
 import { streamKey } from '../../core/rng';
-import { ALGO, ALGO_WORDS, kernelSource, recordWords, rollouts, scratchWords, type KernelShape } from './kernel';
+import { ALGO, ALGO_WORDS, kernelSource, recordWords, rollouts, scratchWords, turnTableOffsets, type KernelShape } from './kernel';
 
 // The WebGPU executor's host side: the experiment's tables and every run's logits, Adam moments
 // and scratch in GPU buffers, one compute pipeline, and step(K): K iterations of every run in one
@@ -72,6 +72,7 @@ export class WebGpuShard {
       offset: Array.from(tree.offset),
       S: tree.sequences,
       gamma: exp.env.gamma,
+      perTurn: exp.env.turnRewards !== null,
     };
     this.Jstar = this.pb.opt.Jstar;
     this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex, every));
@@ -98,14 +99,29 @@ export class WebGpuShard {
       if (typeof data !== 'number') device.queue.writeBuffer(b, 0, data as BufferSource);
       return b;
     };
-    // tables: the mean return of every sequence, its noise variance, the turn discount, each context's noise
-    const tables = new Float32Array(2 * CS + tree.T + 2 * env.contexts);
+    // tables: the mean return of every sequence, its noise variance, the turn discount, each context's
+    // noise, the terminal mean reward, the per-turn reward tables, and (exact mode) every sequence's
+    // rewards-to-go and mean rewards by turn
+    const turnTables = turnTableOffsets(this.shape);
+    const TERM0 = 2 * CS + tree.T + 2 * env.contexts;
+    const TT0 = TERM0 + CS;
+    const TG0 = TT0 + env.contexts * turnTables.total;
+    const exactTurns = this.shape.perTurn && !this.shape.sampled ? ENUM * tree.T : 0;
+    const tables = new Float32Array(TG0 + 2 * exactTurns);
     for (let x = 0; x < env.contexts; x++)
       for (let q = 0; q < tree.sequences; q++) {
         tables[x * tree.sequences + q] = env.returns[x]![q]!;
         tables[CS + x * tree.sequences + q] = noiseVariance(env.noise[x]!, env.rewards[x]![q]!);
       }
     tables.set(pb.turnDiscount, 2 * CS);
+    for (let x = 0; x < env.contexts; x++) {
+      for (let q = 0; q < tree.sequences; q++) tables[TERM0 + x * tree.sequences + q] = env.rewards[x]![q]!;
+      env.turnRewards?.[x]!.forEach((table, t) => tables.set(table, TT0 + x * turnTables.total + turnTables.offsets[t]!));
+    }
+    if (exactTurns) {
+      tables.set(pb.enumeration!.togo, TG0);
+      tables.set(pb.enumeration!.turnReward, TG0 + exactTurns);
+    }
     env.noise.forEach((n, x) => {
       tables[2 * CS + tree.T + 2 * x] = n.kind === 'none' ? 0 : n.kind === 'gaussian' ? 1 : 2;
       tables[2 * CS + tree.T + 2 * x + 1] = n.kind === 'gaussian' ? n.sigma : 0;
