@@ -14,6 +14,8 @@ import { webgpuUnsupported } from '../src/core/config/webgpu-support';
 interface Log {
   /** The error the next dispatch's validation scope reports (null: none). */
   refuse?: { message: string } | null;
+  /** [first, end) of the runs of each dispatch. */
+  params?: [number, number][];
   created: number;
   destroyed: number;
   dispatches: number;
@@ -48,7 +50,10 @@ function fakeDevice(log: Log): GPUDevice {
     queue: {
       writeBuffer: (b: { id: number }, _o: number, data: ArrayBufferView) => {
         log.writes.push({ buffer: b.id, bytes: data.byteLength });
-        if (data instanceof Uint32Array && data.length === 4) log.K.push(data[1]!);
+        if (data instanceof Uint32Array && data.length === 4) {
+          log.K.push(data[1]!);
+          log.params?.push([data[3]!, data[0]!]);
+        }
       },
       submit() {},
     },
@@ -125,6 +130,23 @@ describe('WebGPU executor: the host side', () => {
     expect(log.maps).toBe(0);
     expect(shard.iteration).toBe(0);
     expect(shard.series[0]!.J[1]).toBeNaN();
+    shard.dispose();
+  });
+
+  it('slices the runs over several dispatches when one iteration of all of them is slow, still one read back', async () => {
+    const log: Log = { created: 0, destroyed: 0, dispatches: 0, maps: 0, writes: [], K: [], params: [] };
+    const exp = resolveConfig(config({ seeds: 100, algorithms: [{ id: 'seeupo' }, { id: 'grpo' }, { id: 'reinforce' }] })); // 300 runs
+    const shard = new WebGpuShard(exp, allRuns(exp), fakeDevice(log));
+    await shard.init();
+    expect(shard.runSlice()).toBe(300);
+    shard.msPerIteration = 100; // one iteration of all 300 runs: 100 ms, DISPATCH_MS is 30
+    expect(shard.runSlice()).toBe(64); // 300·30/100 = 90 → a multiple of the workgroup size
+    await shard.step(1);
+    expect(log.params).toEqual([[0, 64], [64, 128], [128, 192], [192, 256], [256, 300]]);
+    expect(log.dispatches).toBe(5);
+    expect(log.maps).toBe(1);
+    shard.msPerIteration = 10;
+    expect(shard.runSlice()).toBe(300);
     shard.dispose();
   });
 

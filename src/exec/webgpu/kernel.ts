@@ -107,7 +107,7 @@ const S_TRW = S_GSS + B; const S_TGO = S_TRW + RS * T; const S_TERM = S_TGO + RS
 const S_SIG = S_TM + ${Math.max(s.contexts, s.B) * s.T}u;
 const S_TOK = S_SIG + 1u; const S_NODE = S_TOK + RS * N; const S_R = S_NODE + RS * N; const S_CTXS = S_R + RS;
 
-struct Params { runs: u32, K: u32, start: u32, pad: u32 }
+struct Params { runs: u32, K: u32, start: u32, first: u32 } // runs [first, runs) of this dispatch
 // tables: returns[CS], noiseVar[CS], disc[T], noise (kind, σ)[C], terminal[CS], turn tables[C·TTS], (exact) togo, turn rewards[RS·T]   itab: node[ENUM·N], tok[ENUM·N], optimal[P], path[C·N]
 // runInfo: per run (seed key, stream key) of its random numbers
 @group(0) @binding(0) var<storage, read> tables: array<f32>;
@@ -429,7 +429,7 @@ fn evaluate(o: u32) {
 
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let r = gid.x;
+  let r = gid.x + params.first;
   if (r >= params.runs) { return; }
   th = r * P;
   sb = r * SW;

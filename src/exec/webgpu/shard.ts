@@ -210,6 +210,17 @@ export class WebGpuShard {
     this.device.queue.writeBuffer(this.algos, 0, w);
   }
 
+  /**
+   * Runs per dispatch: all of them, unless one iteration of all of them takes longer than
+   * DISPATCH_MS (16,384 runs on a software adapter): then slices of them, each its own submission,
+   * so no single dispatch runs long (multiples of the workgroup size; one read back at the end).
+   */
+  runSlice(): number {
+    const runs = this.specs.length;
+    if (this.msPerIteration === null || this.msPerIteration <= DISPATCH_MS) return runs;
+    return Math.min(runs, Math.max(64, Math.floor((runs * DISPATCH_MS) / this.msPerIteration / 64) * 64));
+  }
+
   /** Iterations the next dispatch should hold to take about DISPATCH_MS, from the last dispatch's time (1 before any). */
   suggestedK(): number {
     if (this.msPerIteration === null) return 1;
@@ -229,15 +240,22 @@ export class WebGpuShard {
     const runs = this.specs.length;
     const REC = recordWords(this.shape);
     const t0 = performance.now();
-    this.device.queue.writeBuffer(this.params, 0, new Uint32Array([runs, K, start, 0]));
     // a validation error would otherwise leave the records as they were and read back as numbers
     this.device.pushErrorScope('validation');
+    const slice = K === 1 ? this.runSlice() : runs;
+    for (let first = 0; first < runs; first += slice) {
+      const end = Math.min(runs, first + slice);
+      this.device.queue.writeBuffer(this.params, 0, new Uint32Array([end, K, start, first]));
+      const enc = this.device.createCommandEncoder();
+      const pass = enc.beginComputePass();
+      pass.setPipeline(this.pipeline);
+      pass.setBindGroup(0, this.bind!);
+      pass.dispatchWorkgroups(Math.ceil((end - first) / 64));
+      pass.end();
+      this.device.queue.submit([enc.finish()]);
+      this.dispatches++;
+    }
     const enc = this.device.createCommandEncoder();
-    const pass = enc.beginComputePass();
-    pass.setPipeline(this.pipeline);
-    pass.setBindGroup(0, this.bind!);
-    pass.dispatchWorkgroups(Math.ceil(runs / 64));
-    pass.end();
     const recBytes = REC * K * runs * 4;
     const base = this.rec.size; // the snapshot sits after the largest records block
     const P = this.pb.params;
@@ -248,7 +266,6 @@ export class WebGpuShard {
     const adamAt = base + Math.ceil(thetaBytes / 8) * 8; // mapped ranges start at multiples of 8
     if (adamBytes) enc.copyBufferToBuffer(this.adamBuf, 0, this.staging, adamAt, adamBytes);
     this.device.queue.submit([enc.finish()]);
-    this.dispatches++;
     const invalid = await this.device.popErrorScope();
     if (invalid) throw new Error(`the WebGPU dispatch was refused: ${invalid.message}`);
     await this.staging.mapAsync(GPUMapMode.READ);
