@@ -5,9 +5,8 @@ import { storageStride } from '../core/run/series';
 import { CpuShard } from '../exec/cpu/shard';
 import { acquireDevice, adapterName } from '../exec/webgpu/device';
 import { WebGpuShard } from '../exec/webgpu/shard';
-import type { MakeSteppable, Steppable } from './session-host';
-import type { Experiment } from '../core/config/resolve';
-import type { RunSpec } from '../core/run/partition';
+import type { MakeSteppable } from './session-host';
+import { makeCpuSteppable } from './cpu-session';
 import { TURN_STEP_NEEDS_CPU } from './session-protocol';
 
 /**
@@ -28,7 +27,9 @@ export const makeWebGpuSteppable: MakeSteppable = async (config, specs) => {
     gpu = await acquireDevice();
   } catch (e) {
     // no device at all: the CPU executor runs the experiment from the start, and says why
-    return onCpuFromStart(exp, specs, e instanceof Error ? e.message : String(e));
+    const why = e instanceof Error ? e.message : String(e);
+    const report: BackendReport = { backend: 'cpu', attempts: [{ backend: 'webgpu', ok: false, reason: why }], adapter: null, reason: `${why}; the CPU executor (float64) ran it instead` };
+    return Object.defineProperty(await makeCpuSteppable(config, specs), 'backend', { value: report });
   }
   let lost: string | null = null;
   void gpu.device.lost.then((info) => (lost = `the WebGPU device was lost (${info.reason}${info.message ? `: ${info.message}` : ''})`));
@@ -112,26 +113,4 @@ function resumeOnCpu(gpu: WebGpuShard, every: number): CpuShard {
   cpu.series.splice(0, cpu.series.length, ...gpu.series);
   cpu.iteration = gpu.iteration;
   return cpu;
-}
-
-/** The runs on the CPU executor from iteration 0, reporting why the WebGPU executor could not take them. */
-function onCpuFromStart(exp: Experiment, specs: RunSpec[], why: string): Steppable {
-  const cpu = new CpuShard(exp, specs, storageStride(exp.iterations));
-  return {
-    series: cpu.series,
-    get iteration() {
-      return cpu.iteration;
-    },
-    total: exp.iterations,
-    turns: exp.env.turns,
-    Jstar: cpu.pb.opt.Jstar,
-    backend: { backend: 'cpu', attempts: [{ backend: 'webgpu', ok: false, reason: why }], adapter: null, reason: `${why}; the CPU executor (float64) ran it instead` },
-    async step(turns) {
-      if (turns) throw new Error(TURN_STEP_NEEDS_CPU);
-      cpu.step();
-      return null;
-    },
-    applyHot: (v) => applyHotValues(exp, v),
-    dispose() {},
-  };
 }
