@@ -60,6 +60,9 @@ test('the phase-diagram preset runs in the page and equals the command line’s 
   // Chromium's V8 and Node's may round Math.exp/log differently in the last bit: equal to 1e-12,
   // verdicts, counts and t95 exactly (the same engine gives the same bits: see the cell test below)
   expect(roundNumbers(JSON.parse(json.text))).toEqual(roundNumbers(want));
+  // the preset opens on the share of seeds at J* (the phase boundary); then the mean final J
+  await expect(page.getByTestId('sweep-outcome')).toHaveValue('atOptimum');
+  await page.getByTestId('sweep-outcome').selectOption('finalJ');
   // a cell's colour value is its number: SeeUPO at lr 100, group normalization (cell 7·3 + 1)
   const cell = page.locator('[data-testid="sweep-map-seeupo"] [data-testid="sweep-cell"][data-cell="22"]');
   expect(Number(await cell.getAttribute('data-value'))).toBeCloseTo(want.cells[22]!.algorithms.find((a) => a.id === 'seeupo')!.finalJ.mean!, 12);
@@ -104,6 +107,7 @@ test('a cell opens in the explorer as the experiment it ran, and runs there to t
   await openSweep(page);
   await page.getByTestId('sweep-preset-phase-lr-normalization').click();
   await runSweepToEnd(page);
+  await page.getByTestId('sweep-outcome').selectOption('finalJ');
   // cell 16 = lr index 5 (10), normalization index 1 (group)
   const value = async (algo: string) => Number(await page.locator(`[data-testid="sweep-map-${algo}"] [data-testid="sweep-cell"][data-cell="16"]`).getAttribute('data-value'));
   const inSweep = { grpo: await value('grpo'), seeupo: await value('seeupo') };

@@ -195,5 +195,5 @@ export function loadSweepPreset(id: string): void {
   const p = SWEEP_PRESETS.find((x) => x.id === id);
   if (!p || running) return;
   const axes = p.doc.axes.map(axisDraft);
-  loadExperiment(p.doc.base, undefined, null, { page: 'sweep', sweep: { ...get().sweep, axes, status: 'idle', error: null, run: null } });
+  loadExperiment(p.doc.base, undefined, null, { page: 'sweep', sweep: { ...get().sweep, axes, view: { ...p.view }, status: 'idle', error: null, run: null } });
 }

@@ -1,4 +1,5 @@
 import type { SweepInput } from './schema';
+import type { SweepOutcome } from './outcomes';
 
 // Sweeps the page offers in one click (the Sweep view's preset buttons).
 
@@ -8,6 +9,8 @@ export interface SweepPreset {
   /** What to look for, one sentence. */
   note: string;
   doc: SweepInput;
+  /** What the maps show first: reaching J* is the phase boundary these presets are about. */
+  view: { outcome: SweepOutcome; claim: number };
 }
 
 export const SWEEP_PRESETS: readonly SweepPreset[] = [
@@ -23,6 +26,7 @@ export const SWEEP_PRESETS: readonly SweepPreset[] = [
         { path: 'algorithms.*.normalization', values: ['none', 'group', 'batch'] },
       ],
     },
+    view: { outcome: 'atOptimum', claim: 2 },
   },
   {
     id: 'order-lr-lock5',
@@ -36,5 +40,6 @@ export const SWEEP_PRESETS: readonly SweepPreset[] = [
         { path: 'algorithms.*.order', values: ['reverse', 'forward'] },
       ],
     },
+    view: { outcome: 'verdict', claim: 3 },
   },
 ];

@@ -104,7 +104,7 @@ function Maps() {
   return (
     <section className="card chart sweep-maps" data-testid="sweep-maps" data-cells={present.length}>
       <div className="chart-head">
-        <h2>{view.outcome === 'verdict' ? `Claim ${view.claim}: ${CLAIM_TEXT[view.claim as ClaimNumber].short}` : OUTCOME_TEXT[view.outcome].label} per cell</h2>
+        <h2>{view.outcome === 'verdict' ? `Claim ${view.claim} per cell (${CLAIM_TEXT[view.claim as ClaimNumber].short})` : `${OUTCOME_TEXT[view.outcome].label} per cell`}</h2>
         <ChartExport chart="sweep" />
       </div>
       <div className="sweep-view-controls" data-export-ignore="">
