@@ -11,6 +11,27 @@ import { runToEnd, watchProblems } from './helpers';
 interface PageRun {
   seed: number;
   J: (number | null)[];
+  [metric: string]: unknown;
+}
+
+const METRICS = ['entropy', 'kl', 'clipFraction', 'zeroVarianceGroups', 'gradNorm'] as const;
+
+/** Largest |webgpu − cpu| / max(1, |cpu|) of every other metric (optimalTokenProb per turn too), over every run and iteration. */
+function metricDiffs(a: { algorithms: { runs: PageRun[] }[] }, b: { algorithms: { runs: unknown[] }[] }): Record<string, number> {
+  const out: Record<string, number> = {};
+  const worst = (name: string, x: unknown, y: unknown) => {
+    const xs = x as (number | null)[], ys = y as (number | null)[];
+    expect(xs, name).toHaveLength(ys.length);
+    xs.forEach((v, k) => (out[name] = Math.max(out[name] ?? 0, Math.abs(v! - ys[k]!) / Math.max(1, Math.abs(ys[k]!)))));
+  };
+  a.algorithms.forEach((alg, i) =>
+    alg.runs.forEach((run, r) => {
+      const want = b.algorithms[i]!.runs[r] as Record<string, unknown>;
+      for (const m of METRICS) worst(m, run[m], want[m]);
+      (run.optimalTokenProb as unknown[]).forEach((t, j) => worst('optimalTokenProb', t, (want.optimalTokenProb as unknown[])[j]));
+    }),
+  );
+  return out;
 }
 
 async function pageResult(page: Page, link: string, iterations: number) {
@@ -53,13 +74,16 @@ const CASES: [string, string, number][] = [
 ];
 
 for (const [name, link, iterations] of CASES) {
-  test(`WebGPU executor = CPU executor within 1e-4 on every J: ${name}`, async ({ page }) => {
+  test(`WebGPU executor = CPU executor within 1e-4 on every J and every metric: ${name}`, async ({ page }) => {
     const problems = watchProblems(page);
     const got = await pageResult(page, link, iterations);
     expect(got.executor).toBe('webgpu');
     const want = await cpuResult(got.config);
     const worst = maxDiff(got, want);
     console.log(`${name}: max |ΔJ| = ${worst.toExponential(2)}`);
+    const others = metricDiffs(got, want as unknown as { algorithms: { runs: unknown[] }[] });
+    console.log(`${name}: other metrics, max |Δ|/max(1, |x|): ${Object.entries(others).map(([k, v]) => `${k} ${v.toExponential(2)}`).join(', ')}`);
+    for (const [metric, d] of Object.entries(others)) expect(d, metric).toBeLessThan(1e-4);
     expect(worst).toBeLessThan(1e-4);
     expect(problems).toEqual([]);
   });
