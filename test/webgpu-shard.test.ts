@@ -22,6 +22,8 @@ interface Log {
   maps: number;
   writes: { buffer: number; bytes: number }[];
   K: number[];
+  /** The adapter's maxStorageBufferBindingSize (128 MiB unless given). */
+  bindLimit?: number;
 }
 
 function fakeDevice(log: Log): GPUDevice {
@@ -40,6 +42,7 @@ function fakeDevice(log: Log): GPUDevice {
   };
   const pass = { setPipeline() {}, setBindGroup() {}, dispatchWorkgroups: () => void log.dispatches++, end() {} };
   return {
+    limits: { maxStorageBufferBindingSize: log.bindLimit ?? 2 ** 27 },
     createBuffer: (d: { size: number }) => buffer(d.size),
     createShaderModule: (d: { code: string }) => ({ code: d.code, getCompilationInfo: async () => ({ messages: [] }) }),
     createComputePipelineAsync: async () => ({ getBindGroupLayout: () => ({}) }),
@@ -176,7 +179,7 @@ describe('WebGPU executor: the host side', () => {
   });
 
   it('the kernel source bakes in the shape; the scratch and record sizes follow it', () => {
-    const shape = { sampled: false, B: 2, G: 8, contexts: 2, V: 3, N: 3, L: 1, T: 3, nodesPerContext: 13, offset: [0, 1, 4, 13], S: 27, gamma: 0.9, perTurn: false };
+    const shape = { sampled: false, B: 2, G: 8, contexts: 2, V: 3, N: 3, L: 1, T: 3, nodesPerContext: 13, offset: [0, 1, 4, 13], S: 27, gamma: 0.9, perTurn: false, mlp: null };
     const src = kernelSource(shape);
     expect(src).toContain('const C = 2u; const V = 3u; const N = 3u; const L = 1u; const T = 3u;');
     expect(src).toContain('array<u32, 4>(0u, 1u, 4u, 13u)');
@@ -198,10 +201,12 @@ describe('WebGPU executor: the host side', () => {
     const why = (extra: Record<string, unknown>) => webgpuUnsupported(resolveConfig(config({ executor: 'auto', ...extra })))?.path ?? null;
     expect(why({})).toBeNull();
     expect(why({ mode: 'sampled', algorithms: [{ id: 'seeupo-random' }, { id: 'rloo' }, { id: 'ppo-gae' }] })).toBeNull();
-    expect(why({ policy: { kind: 'mlp' } })).toBe('policy.kind');
+    expect(why({ policy: { kind: 'mlp' } })).toBeNull();
+    expect(why({ policy: { kind: 'mlp', hidden: [200, 57] } })).toBe('policy.hidden');
+    expect(why({ mode: 'sampled', policy: { kind: 'mlp' }, env: { preset: 'lock', vocab: 8, turns: 6 } })).toBe('env');
     const turnRewards = { turns: 2, vocab: 2, tokensPerTurn: 1, rewards: [[0, 1, 0, 0.5]], turnRewards: [[[0, 0.2]]] };
     expect(why({ env: turnRewards })).toBeNull();
-    expect(() => resolveConfig(config({ policy: { kind: 'mlp' } }))).toThrow(/^policy\.kind: the WebGPU executor runs tabular policies only for now, got "mlp"/);
+    expect(() => resolveConfig(config({ policy: { kind: 'mlp', hidden: [300] } }))).toThrow(/^policy\.hidden: the WebGPU executor runs an MLP of at most 256 hidden units in all, got 300; use executor "tensor" or "auto"$/);
   });
 });
 
@@ -214,7 +219,7 @@ describe('auto and the WebGPU adapter', () => {
     expect(chooseExecutor(exp(big), 'hardware').executor).toBe('webgpu');
     expect(chooseExecutor(exp(big), 'hardware').reason).toMatch(/^tabular policy, 2,304 runs and a hardware WebGPU adapter/);
     expect(chooseExecutor(exp(big - 1), 'hardware').executor).toBe('cpu');
-    expect(chooseExecutor(exp(big, { policy: { kind: 'mlp' }, iterations: 5 }), 'hardware').executor).toBe('tensor'); // not run by the kernel yet
+    expect(chooseExecutor(exp(big, { policy: { kind: 'mlp' }, iterations: 5 }), 'hardware').executor).toBe('tensor'); // auto keeps the MLP on the tensor executor
     expect(chooseExecutor(exp(big), 'software')).toEqual({ executor: 'cpu', reason: expect.stringMatching(/the WebGPU adapter here is a software one/) });
     expect(chooseExecutor(exp(big), null).executor).toBe('cpu'); // Node, or no adapter
     expect(chooseExecutor(exp(big, { executor: 'cpu' }), 'hardware').executor).toBe('cpu');

@@ -18,7 +18,8 @@ import { TURN_STEP_NEEDS_CPU } from './session-protocol';
  * CPU executor takes over from the last iteration the GPU completed, from the logits and Adam
  * state every read back brings along (WebGpuShard's snapshot), with the experiment as it stands
  * (every change made so far); sampled runs go on with the CPU executor's own random streams. The
- * page keeps the GPU's numbers up to there and says what happened.
+ * page keeps the GPU's numbers up to there and says what happened. An MLP policy has no such
+ * fallback (the CPU executor runs tables only): the run stops there with that reason.
  */
 export const makeWebGpuSteppable: MakeSteppable = async (config, specs) => {
   const exp = resolveConfig(config);
@@ -36,7 +37,8 @@ export const makeWebGpuSteppable: MakeSteppable = async (config, specs) => {
   // the browser tests lose the device on purpose through this handle (a worker's global; the page cannot reach it)
   (globalThis as { __seeupoWebGpuDevice?: GPUDevice }).__seeupoWebGpuDevice = gpu.device;
   const every = storageStride(exp.iterations);
-  const shard = new WebGpuShard(exp, specs, gpu.device, every, true);
+  const mlp = exp.policy.kind === 'mlp'; // the CPU executor cannot take an MLP over: no snapshots to read back
+  const shard = new WebGpuShard(exp, specs, gpu.device, every, !mlp);
   try {
     await shard.init();
   } catch (e) {
@@ -48,6 +50,7 @@ export const makeWebGpuSteppable: MakeSteppable = async (config, specs) => {
   let backend: BackendReport = { backend: 'webgpu', attempts: [], adapter: gpu.adapter, reason: `WGSL kernels on ${adapterName(gpu.adapter)}` };
   const fallBack = (why: string) => {
     const k = shard.iteration;
+    if (mlp) throw new Error(`${why} at iteration ${k}; the CPU executor runs tabular policies only, so this MLP cannot go on there: run it again, or on executor "tensor"`);
     cpu = resumeOnCpu(shard, every);
     shard.dispose();
     backend = { backend: 'cpu', attempts: [{ backend: 'webgpu', ok: false, reason: why }], adapter: gpu.adapter, reason: `${why} at iteration ${k}; the CPU executor (float64) continued from there` };

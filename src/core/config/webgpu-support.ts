@@ -1,12 +1,20 @@
 import type { Experiment } from './experiment';
+import { LIMITS } from './schema';
 
-// What the WebGPU executor (src/exec/webgpu) runs today: tabular policies in exact or sampled mode,
-// with every rule (REINFORCE, PPU token or sequence ratios, sequential in any turn order with M,
-// mClip, geomean turn ratios), GRAE/RLOO/GAE advantages (GAE's critic in sampled mode, Q − V in
-// exact mode) with any normalization, per-turn rewards, the turn discount and reward noise, SGD
-// and Adam, epochs and minibatches, several contexts (all or B per batch), scheduled and live
-// learning-rate and clip changes. The shared MLP is refused here, up front, naming the field: the
-// config never reaches a kernel that would compute something else.
+// What the WebGPU executor (src/exec/webgpu) runs: tabular policies and the shared MLP, in exact
+// or sampled mode, with every rule (REINFORCE, PPU token or sequence ratios, sequential in any turn
+// order with M, mClip, geomean turn ratios), GRAE/RLOO/GAE advantages (GAE's critic in sampled
+// mode, Q − V in exact mode) with any normalization, per-turn rewards, the turn discount and reward
+// noise, SGD and Adam, epochs and minibatches, several contexts (all or B per batch), scheduled and
+// live learning-rate and clip changes.
+//
+// The MLP's kernel keeps the logits of every decision node (what sampling, ratios and the exact J
+// read) and one invocation's hidden activations in private memory; it is refused, up front and
+// naming the field, where either would not hold: past LIMITS.maxSequences token sequences (the
+// tensor executor's Monte-Carlo J) and past WEBGPU_MLP_HIDDEN hidden units in all.
+
+/** Hidden units (all layers together) the WebGPU executor's MLP kernel keeps per invocation. */
+export const WEBGPU_MLP_HIDDEN = 256;
 
 export interface Unsupported {
   path: string;
@@ -15,6 +23,13 @@ export interface Unsupported {
 
 /** Why the WebGPU executor cannot run `exp`, or null. */
 export function webgpuUnsupported(exp: Experiment): Unsupported | null {
-  if (exp.policy.kind !== 'tabular') return { path: 'policy.kind', message: `the WebGPU executor runs tabular policies only for now, got "${exp.policy.kind}"; use executor "tensor" or "auto"` };
+  if (exp.policy.kind !== 'mlp') return null;
+  const { env } = exp;
+  const sequences = env.contexts * Math.pow(env.vocab, env.turns * env.tokensPerTurn);
+  if (sequences > LIMITS.maxSequences)
+    return { path: 'env', message: `the WebGPU executor runs an MLP policy on at most ${LIMITS.maxSequences.toLocaleString('en-US')} token sequences (it keeps the logits of every node), got ${sequences.toLocaleString('en-US')}; use executor "tensor" or "auto"` };
+  const hidden = exp.policy.hidden.reduce((a, b) => a + b, 0);
+  if (hidden > WEBGPU_MLP_HIDDEN)
+    return { path: 'policy.hidden', message: `the WebGPU executor runs an MLP of at most ${WEBGPU_MLP_HIDDEN} hidden units in all, got ${hidden}; use executor "tensor" or "auto"` };
   return null;
 }

@@ -20,14 +20,14 @@ export type GpuKind = 'hardware' | 'software' | null;
 export const WEBGPU_AUTO_RUNS = 2304;
 
 /**
- * MLP policies always run on the tensor executor; tabular policies run on the CPU executor
+ * MLP policies run on the tensor executor unless the config asks for the WebGPU executor; tabular policies run on the CPU executor
  * (float64, fastest for small tables) unless the config asks for the tensor or WebGPU executor or
  * names a tfjs backend — or, in the page (`gpu` known), a hardware WebGPU adapter is there and
  * the experiment is large and of a kind the WebGPU executor runs.
  */
 export function chooseExecutor(exp: Experiment, gpu: GpuKind = null): ExecutorChoice {
-  if (exp.policy.kind === 'mlp') return { executor: 'tensor', reason: 'MLP policy: neural policies run on the tensor executor' };
   if (exp.executor === 'webgpu') return { executor: 'webgpu', reason: 'as asked (executor: webgpu): whole iterations of every run in WGSL compute shaders, float32' };
+  if (exp.policy.kind === 'mlp') return { executor: 'tensor', reason: 'MLP policy: neural policies run on the tensor executor' };
   if (exp.executor === 'tensor') return { executor: 'tensor', reason: 'tabular policy on the tensor executor, as asked (executor: tensor)' };
   if (exp.executor === 'auto' && exp.backend) return { executor: 'tensor', reason: `tabular policy on the tensor executor, because backend ${exp.backend} was asked for` };
   if (exp.executor === 'cpu') return { executor: 'cpu', reason: 'tabular policy on the CPU executor, as asked (executor: cpu)' };

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { Purpose, Rng, streamKey } from '../../core/rng';
+import type { MlpShape } from '../host/mlp';
 
 // Policies of algorithms.md §2 for R runs at once. Every parameter tensor has the runs on
 // axis 0, so one op serves every run, and nothing ever sums across runs.
@@ -11,11 +11,7 @@ export type Rows =
   /** One-hot rows given by their active inputs [R, rows, k] (indices into the run's W1 rows, offset by r·in); forward only. */
   | { kind: 'active'; idx: tf.Tensor3D };
 
-export interface MlpShape {
-  layers: number[]; // [input, ...hidden, V]
-  activation: 'tanh' | 'relu';
-  bias: boolean;
-}
+export { initialMlp, type MlpShape } from '../host/mlp';
 
 export interface TensorPolicy {
   readonly kind: 'tabular' | 'mlp';
@@ -176,22 +172,6 @@ function firstLayerGradT(rows: Rows, dT: tf.Tensor3D): tf.Tensor3D {
   const [R, H, Q] = dT.shape;
   const X = rows.X!;
   return tf.reshape(tf.matMul(tf.reshape(dT, [R * H, Q]), X), [R, H, X.shape[1]]);
-}
-
-/** Seeded Glorot-uniform weights (× initScale), zero biases, from the (seed, seed index) init stream; every W [in, out] (mlpParamShapes transposes the first). */
-export function initialMlp(shape: MlpShape, seed: number, seedIndex: number, initScale: number): Float32Array[] {
-  const rng = new Rng(streamKey(seed, seedIndex, Purpose.init));
-  const out: Float32Array[] = [];
-  for (let l = 0; l < shape.layers.length - 1; l++) {
-    const fanIn = shape.layers[l];
-    const fanOut = shape.layers[l + 1];
-    const a = Math.sqrt(6 / (fanIn + fanOut)) * initScale;
-    const w = new Float32Array(fanIn * fanOut);
-    for (let i = 0; i < w.length; i++) w[i] = (2 * rng.uniform() - 1) * a;
-    out.push(w);
-    if (shape.bias) out.push(new Float32Array(fanOut));
-  }
-  return out;
 }
 
 /** Per-run parameter shapes (without the run axis); the first layer's weights transposed [out, in], biases below the output layer [out, 1]. */

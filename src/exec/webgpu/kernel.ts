@@ -14,6 +14,7 @@
 // Sizes are baked into the source (one pipeline per experiment shape).
 
 import { batchSource } from './kernel-batch';
+import { mlpSource, mlpWords, type MlpKernelShape } from './kernel-mlp';
 
 export interface KernelShape {
   /** Sampled groups (B contexts × G rollouts), or the exact enumeration. */
@@ -35,6 +36,8 @@ export interface KernelShape {
   gamma: number;
   /** Rewards at the end of every turn (env.turnRewards), not only the terminal one. */
   perTurn: boolean;
+  /** The shared MLP (kernel-mlp.ts), or null: a tabular policy. */
+  mlp: MlpKernelShape | null;
 }
 
 /** Per context, the offset of turn t's reward table (t < T − 1: V^((t+1)·L) entries, by prefix), and their total. */
@@ -66,11 +69,24 @@ export const rollouts = (s: Pick<KernelShape, 'sampled' | 'B' | 'G' | 'contexts'
  * rollout), rewards (per rollout) and the batch's contexts (C).
  */
 export function scratchWords(s: KernelShape): number {
+  return tabularScratchWords(s) + (s.mlp ? mlpWords(s.mlp) : 0); // the MLP: its weights' gradient last
+}
+
+function tabularScratchWords(s: KernelShape): number {
   const G = s.contexts * s.nodesPerContext;
   const R = rollouts(s);
   const perTurn = 3 * R * s.T + Math.max(s.contexts, s.B) * s.T + 1; // turn rewards, rewards-to-go, terminal (sampled); turn means; σ
   return 2 * G * s.V + 4 * G + 4 * R + 2 * s.contexts + 2 * R * s.N + 2 * G + s.B + perTurn + (s.sampled ? 2 * R * s.N + R + s.contexts : 0);
 }
+
+/** Words of one run in \`theta\`: its node logits, then (MLP) its weights. */
+export const thetaWords = (s: KernelShape) => s.contexts * s.nodesPerContext * s.V + (s.mlp ? mlpWords(s.mlp) : 0);
+
+/** Words of one run's Adam block: m and v of every parameter, then the step counts (tabular: one per turn; MLP: one). */
+export const adamWords = (s: KernelShape) => (s.mlp ? 2 * mlpWords(s.mlp) + 1 : 2 * s.contexts * s.nodesPerContext * s.V + s.T);
+
+/** Where the nodes' active inputs (the MLP's, N + 2 per node) start in itab: after the enumeration, the optimal actions and paths. */
+export const activeInputsAt = (s: KernelShape) => 2 * (s.sampled ? 0 : rollouts(s)) * s.N + s.contexts * s.nodesPerContext * s.V + s.contexts * s.N;
 
 /** A number as a WGSL f32 literal (always with a decimal point or exponent). */
 const wgslFloat = (v: number) => (Number.isInteger(v) ? `${v}.0` : String(v));
@@ -95,7 +111,8 @@ const TG0 = TT0 + C * TTS; const TR0 = TG0 + ${s.sampled ? 0 : R * s.T}u;
 const B = ${s.B}u; const GS = ${s.G}u; const ENUM = ${ENUM}u;
 const SAMPLED = ${s.sampled}; const REC = ${REC}u; const AW = ${ALGO_WORDS}u; const SW = ${scratchWords(s)}u;
 const A_NORM = ${ALGO.norm}u; const A_RLOO = ${ALGO.rloo}u; const A_GAE = ${ALGO.gae}u; const A_LAMBDA = ${ALGO.lambda}u; const A_CLR = ${ALGO.criticLr}u; const A_LR = ${ALGO.lr}u;
-const GAMMA = ${wgslFloat(s.gamma)};
+const GAMMA = ${wgslFloat(s.gamma)}; const A_ADAM = ${ALGO.adam}u;
+const TH = ${thetaWords(s)}u; const ADAMW = ${adamWords(s)}u; const MLP = ${s.mlp !== null};
 const NORM_EPS = 1e-6; const B1 = 0.9; const B2 = 0.999; const ADAM_EPS = 1e-8;
 const OFFSET = ${off};
 // scratch layout (per run)
@@ -106,6 +123,7 @@ const S_ADVT = S_VAR + C; const S_TGT = S_ADVT + RS * N; const S_VAL = S_TGT + R
 const S_TRW = S_GSS + B; const S_TGO = S_TRW + RS * T; const S_TERM = S_TGO + RS * T; const S_TM = S_TERM + RS * T;
 const S_SIG = S_TM + ${Math.max(s.contexts, s.B) * s.T}u;
 const S_TOK = S_SIG + 1u; const S_NODE = S_TOK + RS * N; const S_R = S_NODE + RS * N; const S_CTXS = S_R + RS;
+const S_WG = ${tabularScratchWords(s)}u; // the MLP's weight gradient
 
 struct Params { runs: u32, K: u32, start: u32, first: u32 } // runs [first, runs) of this dispatch
 // tables: returns[CS], noiseVar[CS], disc[T], noise (kind, σ)[C], terminal[CS], turn tables[C·TTS], (exact) togo, turn rewards[RS·T]   itab: node[ENUM·N], tok[ENUM·N], optimal[P], path[C·N]
@@ -120,7 +138,8 @@ struct Params { runs: u32, K: u32, start: u32, first: u32 } // runs [first, runs
 @group(0) @binding(7) var<uniform> params: Params;
 @group(0) @binding(8) var<storage, read> runInfo: array<u32>;
 
-var<private> th: u32;   // this run's θ base
+var<private> run: u32;  // this run's index
+var<private> th: u32;   // this run's θ base (its node logits, then the MLP's weights)
 var<private> sb: u32;   // this run's scratch base
 var<private> ab: u32;   // this run's algorithm record base
 var<private> clipNum: f32;
@@ -166,6 +185,7 @@ fn refreshLogZ(p0: u32, p1: u32) {
   }
 }
 ${batchSource(s.sampled)}
+${s.mlp ? mlpSource(s.mlp, activeInputsAt(s)) : ''}
 fn logpOld(i: u32, k: u32) -> f32 {
   let g = nodeOf(i, k);
   return scr[sb + S_OLD + g * V + tokOf(i, k)] - scr[sb + S_LZO + g];
@@ -193,7 +213,7 @@ fn addGrad(g: u32, a: u32, c: f32) {
 }
 /** θ ← θ + lr·g on turn \`turn\` (T: every turn) at positions [p0, p1), then clears the gradient there. */
 fn optimizerStep(turn: u32, p0: u32, p1: u32) {
-  let lr = algo(${ALGO.lr}u);
+${s.mlp ? '  mlpBackward(p0, p1, true);\n  mlpStep();\n  return;\n' : ''}  let lr = algo(${ALGO.lr}u);
   if (algo(${ALGO.adam}u) == 0.0) {
     for (var x = 0u; x < C; x++) {
       for (var j = (x * NP + OFFSET[p0]) * V; j < (x * NP + OFFSET[p1]) * V; j++) {
@@ -203,7 +223,7 @@ fn optimizerStep(turn: u32, p0: u32, p1: u32) {
     }
     return;
   }
-  let mb = (th / P) * (2u * P + T); // this run's Adam block: m[P], v[P], steps[T]
+  let mb = run * ADAMW; // this run's Adam block: m[P], v[P], steps[T]
   for (var t = 0u; t < T; t++) { if (turn == T || t == turn) { adam[mb + 2u * P + t] += 1.0; } }
   for (var x = 0u; x < C; x++) {
     for (var t = 0u; t < T; t++) {
@@ -309,7 +329,7 @@ fn iteration(r: u32, it: u32) {
   }
   finishGradient(0u, N);
   var gn = 0.0;
-  for (var j = 0u; j < P; j++) { let v = scr[sb + S_GRAD + j]; gn += v * v; }
+${s.mlp ? '  mlpBackward(0u, N, false); // the norm of the gradient with respect to the weights\n  gn = mlpGradNormSq();' : '  for (var j = 0u; j < P; j++) { let v = scr[sb + S_GRAD + j]; gn += v * v; }'}
   // 4. the rule
   clipNum = 0.0;
   clipDen = 0.0;
@@ -431,9 +451,11 @@ fn evaluate(o: u32) {
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let r = gid.x + params.first;
   if (r >= params.runs) { return; }
-  th = r * P;
+  run = r;
+  th = r * TH;
   sb = r * SW;
   ab = r * AW;
+  if (MLP) { ${s.mlp ? 'mlpForwardAll();' : ''} } // the logits of the weights as they are
   for (var it = 0u; it < params.K; it++) { iteration(r, it); }
 }
 `;

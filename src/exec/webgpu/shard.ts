@@ -7,14 +7,17 @@ import type { RunSpec } from '../../core/run/partition';
 import { makeRunSeries, recordEvaluation, recordUpdate, type RunSeries } from '../../core/run/series';
 import { buildProblem, type Problem } from '../host/problem';
 import { initialTheta } from '../host/state';
+import { initialMlp, mlpNodeLogits, nodeActiveInputs, type MlpShape } from '../host/mlp';
+import { mlpInputSize } from '../../core/config/resolve';
 import { streamKey } from '../../core/rng';
-import { ALGO, ALGO_WORDS, kernelSource, recordWords, rollouts, scratchWords, turnTableOffsets, type KernelShape } from './kernel';
+import { activeInputsAt, adamWords, ALGO, ALGO_WORDS, kernelSource, recordWords, rollouts, scratchWords, thetaWords, turnTableOffsets, type KernelShape } from './kernel';
 
 // The WebGPU executor's host side: the experiment's tables and every run's logits, Adam moments
 // and scratch in GPU buffers, one compute pipeline, and step(K): K iterations of every run in one
 // dispatch, one read back of their records (metrics per iteration), recorded into the same
-// RunSeries as the other executors. Initial logits come from the host (the CPU executor's seeded
-// streams), so iteration 0 is the same everywhere. Tabular policies (core/config/webgpu-support.ts).
+// RunSeries as the other executors. Initial logits (tabular) or weights (the shared MLP) come from
+// the host's seeded streams (the CPU executor's, the tensor executor's), so iteration 0 is the same
+// everywhere. What it runs: core/config/webgpu-support.ts.
 
 /** Iterations per dispatch at most (the records buffer holds this many). */
 export const MAX_K = 64;
@@ -73,6 +76,7 @@ export class WebGpuShard {
       S: tree.sequences,
       gamma: exp.env.gamma,
       perTurn: exp.env.turnRewards !== null,
+      mlp: exp.policy.kind === 'mlp' ? { layers: [mlpInputSize(exp.env), ...exp.policy.hidden, tree.V], activation: exp.policy.activation } : null,
     };
     this.Jstar = this.pb.opt.Jstar;
     this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex, every));
@@ -126,8 +130,10 @@ export class WebGpuShard {
       tables[2 * CS + tree.T + 2 * x] = n.kind === 'none' ? 0 : n.kind === 'gaussian' ? 1 : 2;
       tables[2 * CS + tree.T + 2 * x + 1] = n.kind === 'gaussian' ? n.sigma : 0;
     });
-    // itab: exact mode's enumeration (nodes, tokens), the optimal actions, the optimal path
-    const itab = new Uint32Array(2 * ENUM * tree.N + P + env.contexts * tree.N);
+    // itab: exact mode's enumeration (nodes, tokens), the optimal actions, the optimal path, (MLP) the nodes' active inputs
+    const active = this.shape.mlp ? nodeActiveInputs(tree, env.contexts) : new Uint32Array(0);
+    const itab = new Uint32Array(activeInputsAt(this.shape) + active.length);
+    itab.set(active, activeInputsAt(this.shape));
     if (pb.enumeration) {
       itab.set(pb.enumeration.node, 0);
       itab.set(pb.enumeration.tok, ENUM * tree.N);
@@ -140,38 +146,50 @@ export class WebGpuShard {
       runInfo[2 * r] = streamKey(this.exp.seed, s.seedIndex);
       runInfo[2 * r + 1] = streamKey(s.streamIndex ?? s.algoIndex, 0x57e9);
     });
-    // initial logits from the host's seeded streams, evaluated here in float64 (iteration 0)
+    // initial logits (or the MLP's weights) from the host's seeded streams, evaluated here in float64 (iteration 0)
+    const TH = thetaWords(this.shape);
     const theta64 = new Float64Array(P);
-    const theta = new Float32Array(P * runs);
+    const theta = new Float32Array(TH * runs);
+    const mlp: MlpShape | null = this.shape.mlp ? { layers: this.shape.mlp.layers, activation: this.shape.mlp.activation, bias: true } : null;
     const probs = new Float64Array(P);
     const logZ = new Float64Array(pb.nodes);
     const scratch = { reach: new Float64Array(pb.nodes), leafProb: null as Float64Array | null };
     const value = { J: 0, entropy: 0, optimalProb: new Float64Array(tree.T), Jcontext: undefined as Float64Array | undefined };
     specs.forEach((s, r) => {
-      initialTheta(pb, s.seedIndex, theta64);
-      theta.set(theta64, r * P);
+      if (mlp) {
+        const weights = initialMlp(mlp, this.exp.seed, s.seedIndex, this.exp.policy.initScale);
+        let o = r * TH + P;
+        for (const w of weights) theta.set(w, (o += w.length) - w.length);
+        mlpNodeLogits(mlp, weights, active, pb.nodes, theta64);
+      } else initialTheta(pb, s.seedIndex, theta64);
+      theta.set(theta64, r * TH);
       softmaxTable(theta64, tree.V, probs, logZ);
       const v = evaluatePolicy(env, tree, pb.opt, probs, scratch as never, value as never);
       recordEvaluation(this.series[r]!, this.diverged[r]!, 0, v);
     });
     if (this.snapshot) {
       this.snapshotTheta = theta.slice();
-      this.snapshotAdam = this.exp.optimizer.kind === 'adam' ? new Float32Array((2 * P + tree.T) * runs) : null;
+      this.snapshotAdam = this.exp.optimizer.kind === 'adam' ? new Float32Array(adamWords(this.shape) * runs) : null;
     }
+    // every buffer within what one binding may hold, or a clear refusal before any is made
+    const limit = device.limits.maxStorageBufferBindingSize;
+    const biggest = Math.max(theta.byteLength, f32(scratchWords(this.shape) * runs), f32(adamWords(this.shape) * runs), f32(recordWords(this.shape) * MAX_K * runs), itab.byteLength, tables.byteLength);
+    if (biggest > limit)
+      throw new Error(`the WebGPU executor needs a ${(biggest / 2 ** 20).toFixed(1)} MiB buffer for ${runs.toLocaleString('en-US')} runs; this adapter binds at most ${(limit / 2 ** 20).toFixed(0)} MiB: lower seeds or the environment size, or use executor "cpu"`);
     const tablesBuf = storage(tables);
     const runInfoBuf = storage(runInfo);
     const itabBuf = storage(itab);
     this.algos = storage(ALGO_WORDS * runs);
     this.writeAlgos();
     const thetaBuf = storage(theta, GPUBufferUsage.COPY_SRC);
-    const adam = storage((2 * P + tree.T) * runs, GPUBufferUsage.COPY_SRC);
+    const adam = storage(adamWords(this.shape) * runs, GPUBufferUsage.COPY_SRC);
     const scr = storage(scratchWords(this.shape) * runs);
     this.rec = storage(recordWords(this.shape) * MAX_K * runs, GPUBufferUsage.COPY_SRC);
     this.params = device.createBuffer({ size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     this.buffers.push(this.params);
     this.thetaBuf = thetaBuf;
     this.adamBuf = adam;
-    const snapWords = this.snapshot ? P * runs + 2 + (this.exp.optimizer.kind === 'adam' ? (2 * P + tree.T) * runs : 0) : 0;
+    const snapWords = this.snapshot ? TH * runs + 2 + (this.exp.optimizer.kind === 'adam' ? adamWords(this.shape) * runs : 0) : 0;
     this.staging = device.createBuffer({ size: this.rec.size + snapWords * 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     this.buffers.push(this.staging);
     const module = device.createShaderModule({ code: kernelSource(this.shape) });
@@ -258,9 +276,8 @@ export class WebGpuShard {
     const enc = this.device.createCommandEncoder();
     const recBytes = REC * K * runs * 4;
     const base = this.rec.size; // the snapshot sits after the largest records block
-    const P = this.pb.params;
-    const thetaBytes = this.snapshot ? P * runs * 4 : 0;
-    const adamBytes = this.snapshot && this.exp.optimizer.kind === 'adam' ? (2 * P + this.pb.tree.T) * runs * 4 : 0;
+    const thetaBytes = this.snapshot ? thetaWords(this.shape) * runs * 4 : 0;
+    const adamBytes = this.snapshot && this.exp.optimizer.kind === 'adam' ? adamWords(this.shape) * runs * 4 : 0;
     enc.copyBufferToBuffer(this.rec, 0, this.staging, 0, recBytes);
     if (thetaBytes) enc.copyBufferToBuffer(this.thetaBuf, 0, this.staging, base, thetaBytes);
     const adamAt = base + Math.ceil(thetaBytes / 8) * 8; // mapped ranges start at multiples of 8

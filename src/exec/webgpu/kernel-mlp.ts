@@ -1,0 +1,165 @@
+// The shared MLP policy in WGSL (algorithms.md §2), for kernel.ts. Each run's weights sit after its
+// node logits in `theta` (W_l [in, out] row-major, then b_l, layer by layer: host/mlp.ts's
+// initialMlp order); the kernel keeps the logits of every decision node current, so everything
+// downstream (sampling, ratios, KL, exact J) reads them exactly as it reads a tabular policy's.
+// A step of the MLP is then: the gradient with respect to the logits of the nodes in scope
+// (S_GRAD, what the tabular rules accumulate) is backpropagated into the weights (S_WG), the
+// optimizer moves every weight (one shared network: updating one turn moves every turn), and the
+// logits of every node are computed again.
+
+export interface MlpKernelShape {
+  /** [input, ...hidden, V]. */
+  layers: number[];
+  activation: 'tanh' | 'relu';
+}
+
+/** Words of one run's MLP weights and biases. */
+export function mlpWords(m: MlpKernelShape): number {
+  let n = 0;
+  for (let l = 0; l + 1 < m.layers.length; l++) n += (m.layers[l]! + 1) * m.layers[l + 1]!;
+  return n;
+}
+
+/** Hidden units in all (the activations one invocation keeps for its backward pass, in private memory). */
+export const hiddenUnits = (m: MlpKernelShape) => m.layers.slice(1, -1).reduce((a, b) => a + b, 0);
+
+const u32s = (xs: number[]) => `array<u32, ${xs.length}>(${xs.map((x) => `${x}u`).join(', ')})`;
+
+/**
+ * WGSL: mlpForwardAll() (the logits of every node from the weights), mlpBackward(p0, p1, clear)
+ * (S_WG += the weights' gradient from S_GRAD at positions [p0, p1) of every context) and
+ * mlpStep() (SGD or Adam on every weight from S_WG, then the logits again). `NI0`: where the
+ * nodes' active inputs start in itab, N + 2 per node.
+ */
+export function mlpSource(m: MlpKernelShape, NI0: number): string {
+  const nL = m.layers.length - 1;
+  const wOff: number[] = [];
+  const bOff: number[] = [];
+  let o = 0;
+  for (let l = 0; l < nL; l++) {
+    wOff.push(o);
+    o += m.layers[l]! * m.layers[l + 1]!;
+    bOff.push(o);
+    o += m.layers[l + 1]!;
+  }
+  const hOff: number[] = [0]; // where layer l's output (l < nL − 1) sits in hid
+  for (let l = 1; l < nL; l++) hOff.push(hOff[l - 1]! + m.layers[l]!);
+  const widest = Math.max(...m.layers.slice(1));
+  const act = m.activation === 'tanh' ? 'tanh(z)' : 'max(z, 0.0)';
+  const actGrad = m.activation === 'tanh' ? '(1.0 - h * h)' : 'select(0.0, 1.0, h > 0.0)';
+  return /* wgsl */ `
+const NL = ${nL}u; const PM = ${mlpWords(m)}u; const NI = N + 2u; const NI0 = ${NI0}u;
+const LOUT = ${u32s(m.layers.slice(1))}; const LIN = ${u32s(m.layers.slice(0, -1))};
+const WOFF = ${u32s(wOff)}; const BOFF = ${u32s(bOff)}; const HOFF = ${u32s(hOff)};
+var<private> hid: array<f32, ${Math.max(1, hOff[nL - 1]!)}>; // one node's hidden activations
+var<private> dz: array<f32, ${widest}>;   // dL/dz of the layer being walked back
+var<private> dzPrev: array<f32, ${widest}>;
+
+fn wt(j: u32) -> f32 { return theta[th + P + j]; }
+fn activate(z: f32) -> f32 { return ${act}; }
+
+/** Hidden activations of node g into hid; returns nothing (the logits are written by the caller's layer). */
+fn mlpHidden(g: u32) {
+  for (var l = 0u; l + 1u < NL; l++) {
+    for (var o = 0u; o < LOUT[l]; o++) {
+      var z = wt(BOFF[l] + o);
+      if (l == 0u) {
+        // the first layer: the sum of the W1 rows of the node's active inputs (its input is one-hot)
+        for (var j = 0u; j < NI; j++) { z += wt(WOFF[0] + itab[NI0 + g * NI + j] * LOUT[0] + o); }
+      } else {
+        for (var i = 0u; i < LIN[l]; i++) { z += hid[HOFF[l - 1u] + i] * wt(WOFF[l] + i * LOUT[l] + o); }
+      }
+      hid[HOFF[l] + o] = activate(z);
+    }
+  }
+}
+
+/** The logits of every decision node from the current weights. */
+fn mlpForwardAll() {
+  let l = NL - 1u;
+  for (var g = 0u; g < G; g++) {
+    mlpHidden(g);
+    for (var a = 0u; a < V; a++) {
+      var z = wt(BOFF[l] + a);
+      if (l == 0u) {
+        for (var j = 0u; j < NI; j++) { z += wt(WOFF[0] + itab[NI0 + g * NI + j] * V + a); }
+      } else {
+        for (var i = 0u; i < LIN[l]; i++) { z += hid[HOFF[l - 1u] + i] * wt(WOFF[l] + i * V + a); }
+      }
+      theta[th + g * V + a] = z;
+    }
+  }
+}
+
+/** S_WG += ∂/∂weights of Σ_g Σ_a S_GRAD[g, a]·logit[g, a] over the nodes at positions [p0, p1); with clear, S_GRAD there is zeroed. */
+fn mlpBackward(p0: u32, p1: u32, clear: bool) {
+  for (var x = 0u; x < C; x++) {
+    for (var n = OFFSET[p0]; n < OFFSET[p1]; n++) {
+      let g = x * NP + n;
+      var live = false;
+      for (var a = 0u; a < V; a++) {
+        let d = scr[sb + S_GRAD + g * V + a];
+        dz[a] = d;
+        live = live || d != 0.0;
+        if (clear) { scr[sb + S_GRAD + g * V + a] = 0.0; }
+      }
+      if (!live) { continue; }
+      mlpHidden(g);
+      for (var ll = 0u; ll < NL; ll++) {
+        let l = NL - 1u - ll;
+        for (var o = 0u; o < LOUT[l]; o++) { scr[sb + S_WG + BOFF[l] + o] += dz[o]; }
+        if (l == 0u) {
+          for (var j = 0u; j < NI; j++) {
+            let row = WOFF[0] + itab[NI0 + g * NI + j] * LOUT[0];
+            for (var o = 0u; o < LOUT[0]; o++) { scr[sb + S_WG + row + o] += dz[o]; }
+          }
+          break;
+        }
+        for (var i = 0u; i < LIN[l]; i++) {
+          let h = hid[HOFF[l - 1u] + i];
+          var back = 0.0;
+          for (var o = 0u; o < LOUT[l]; o++) {
+            scr[sb + S_WG + WOFF[l] + i * LOUT[l] + o] += h * dz[o];
+            back += wt(WOFF[l] + i * LOUT[l] + o) * dz[o];
+          }
+          dzPrev[i] = back * ${actGrad};
+        }
+        for (var i = 0u; i < LIN[l]; i++) { dz[i] = dzPrev[i]; }
+      }
+    }
+  }
+}
+
+/** Σ S_WG² (the reported gradient norm, squared), then S_WG cleared. */
+fn mlpGradNormSq() -> f32 {
+  var s = 0.0;
+  for (var j = 0u; j < PM; j++) { let v = scr[sb + S_WG + j]; s += v * v; scr[sb + S_WG + j] = 0.0; }
+  return s;
+}
+
+/** Gradient ascent on every weight along S_WG (SGD, or Adam with one step count: the network is one agent's), S_WG cleared, the logits again. */
+fn mlpStep() {
+  let lr = algo(A_LR);
+  let w = th + P;
+  if (algo(A_ADAM) == 0.0) {
+    for (var j = 0u; j < PM; j++) { theta[w + j] += lr * scr[sb + S_WG + j]; scr[sb + S_WG + j] = 0.0; }
+  } else {
+    let mb = run * ADAMW; // this run's Adam block: m[PM], v[PM], steps
+    adam[mb + 2u * PM] += 1.0;
+    let k = adam[mb + 2u * PM];
+    let c1 = 1.0 - pow(B1, k);
+    let c2 = 1.0 - pow(B2, k);
+    for (var j = 0u; j < PM; j++) {
+      let gr = scr[sb + S_WG + j];
+      let m = B1 * adam[mb + j] + (1.0 - B1) * gr;
+      let v = B2 * adam[mb + PM + j] + (1.0 - B2) * gr * gr;
+      adam[mb + j] = m;
+      adam[mb + PM + j] = v;
+      theta[w + j] += (lr * (m / c1)) / (sqrt(v / c2) + ADAM_EPS);
+      scr[sb + S_WG + j] = 0.0;
+    }
+  }
+  mlpForwardAll();
+}
+`;
+}
