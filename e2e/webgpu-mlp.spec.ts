@@ -109,3 +109,19 @@ test('an MLP the WebGPU kernel does not hold is refused up front, naming the fie
   await page.goto('/#v=1&env.preset=lock&policy.kind=mlp&policy.hidden=[300]&algorithms=[grpo]&executor=webgpu');
   await expect(page.getByTestId('link-error')).toContainText('policy.hidden: the WebGPU executor runs an MLP of at most 256 hidden units in all, got 300');
 });
+
+test('a lost device mid-run with an MLP: the run stops with the reason (the CPU executor runs tables only), the iterations done stay', async ({ page }) => {
+  await page.goto('/#v=1&env.preset=lock&mode=exact&iterations=40&seeds=2&policy.kind=mlp&algorithms=[grpo,seeupo]&executor=webgpu');
+  for (let i = 1; i <= 2; i++) {
+    await page.getByTestId('step').click();
+    await expect(page.getByTestId('progress')).toHaveAttribute('aria-valuenow', String(i));
+  }
+  const worker = page.workers().find((w) => w.url().includes('webgpu-session-worker'));
+  expect(worker, 'the WebGPU session worker').toBeDefined();
+  await worker!.evaluate(() => (globalThis as unknown as { __seeupoWebGpuDevice: GPUDevice }).__seeupoWebGpuDevice.destroy());
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('progress')).toHaveAttribute('data-status', 'error', { timeout: 60_000 });
+  await expect(page.getByTestId('error-banner')).toContainText('the WebGPU device was lost (destroyed');
+  await expect(page.getByTestId('error-banner')).toContainText('at iteration 2; the CPU executor runs tabular policies only, so this MLP cannot go on there: run it again, or on executor "tensor"');
+  await expect(page.getByTestId('progress')).toHaveAttribute('aria-valuenow', '2');
+});

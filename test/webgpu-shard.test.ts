@@ -4,64 +4,13 @@ import { allRuns } from '../src/core/run/partition';
 import { ALGO_WORDS, kernelSource, recordWords, scratchWords, turnTableOffsets } from '../src/exec/webgpu/kernel';
 import { MAX_K, WebGpuShard } from '../src/exec/webgpu/shard';
 import { webgpuUnsupported } from '../src/core/config/webgpu-support';
+import { fakeDevice, type Log } from './support/fake-gpu';
 
 // The WebGPU executor's host side without a GPU (Node has none): a recording stand-in for the
 // device checks the buffer lifecycle (every buffer destroyed, none made per iteration), one
 // dispatch and one read back per step, K iterations per dispatch cut at scheduled changes, and
 // the algorithm records rewritten when a change applies. The kernel's numbers are checked
 // against the CPU executor in Chromium (e2e/webgpu.spec.ts).
-
-interface Log {
-  /** The error the next dispatch's validation scope reports (null: none). */
-  refuse?: { message: string } | null;
-  /** [first, end) of the runs of each dispatch. */
-  params?: [number, number][];
-  created: number;
-  destroyed: number;
-  dispatches: number;
-  maps: number;
-  writes: { buffer: number; bytes: number }[];
-  K: number[];
-  /** The adapter's maxStorageBufferBindingSize (128 MiB unless given). */
-  bindLimit?: number;
-}
-
-function fakeDevice(log: Log): GPUDevice {
-  let id = 0;
-  const buffer = (size: number) => {
-    const me = id++;
-    log.created++;
-    return {
-      id: me,
-      size,
-      destroy: () => void log.destroyed++,
-      mapAsync: async () => void log.maps++,
-      getMappedRange: (_o: number, n: number) => new ArrayBuffer(n),
-      unmap: () => {},
-    };
-  };
-  const pass = { setPipeline() {}, setBindGroup() {}, dispatchWorkgroups: () => void log.dispatches++, end() {} };
-  return {
-    limits: { maxStorageBufferBindingSize: log.bindLimit ?? 2 ** 27 },
-    createBuffer: (d: { size: number }) => buffer(d.size),
-    createShaderModule: (d: { code: string }) => ({ code: d.code, getCompilationInfo: async () => ({ messages: [] }) }),
-    createComputePipelineAsync: async () => ({ getBindGroupLayout: () => ({}) }),
-    createBindGroup: () => ({}),
-    createCommandEncoder: () => ({ beginComputePass: () => pass, copyBufferToBuffer() {}, finish: () => ({}) }),
-    pushErrorScope() {},
-    popErrorScope: async () => log.refuse,
-    queue: {
-      writeBuffer: (b: { id: number }, _o: number, data: ArrayBufferView) => {
-        log.writes.push({ buffer: b.id, bytes: data.byteLength });
-        if (data instanceof Uint32Array && data.length === 4) {
-          log.K.push(data[1]!);
-          log.params?.push([data[3]!, data[0]!]);
-        }
-      },
-      submit() {},
-    },
-  } as unknown as GPUDevice;
-}
 
 beforeAll(() => {
   Object.assign(globalThis, { GPUBufferUsage: { STORAGE: 128, COPY_DST: 8, COPY_SRC: 4, UNIFORM: 64, MAP_READ: 1 }, GPUMapMode: { READ: 1 } });

@@ -69,3 +69,27 @@ test('WebGPU executor benchmark', async ({ page }) => {
   console.log(table(['runs', 'executor', 'ms/iteration', 'ran on'], rows, [1, 3]));
   console.log('Dispatches and read backs: one of each per dispatch of K iterations, K sized to about 30 ms (test/webgpu-shard.test.ts bounds them).');
 });
+
+test('WebGPU executor: the shared MLP', async ({ page }) => {
+  test.skip(process.env.BENCH_WEBGPU === '0', 'BENCH_WEBGPU=0');
+  test.setTimeout(1_800_000);
+  const rows: (string | number)[][] = [];
+  // sampled lock with the default MLP (one layer of 32, tanh): 9 algorithms × 16 seeds, then × 256 seeds
+  let tfjsWebgpuSlow = false;
+  for (const seeds of [16, 256]) {
+    for (const [what, executor, backend] of [['WebGPU executor (WGSL)', 'webgpu'], ['tensor executor · tfjs wasm', 'tensor', 'wasm'], ['tensor executor · tfjs webgpu', 'tensor', 'webgpu']] as const) {
+      if (backend === 'webgpu' && tfjsWebgpuSlow) {
+        rows.push([(9 * seeds).toLocaleString('en-US'), what, '—', 'skipped: over 2 s per iteration at the size before (SwiftShader: 3.2 s at 144 runs, 45.8 s at 2,304)']);
+        continue;
+      }
+      const base = `policy.kind=mlp&seeds=${seeds}&executor=${executor}${backend ? `&backend=${backend}` : ''}`;
+      const n = executor === 'webgpu' ? (seeds > 16 ? 12 : 22) : 7;
+      const r = await perIteration(page, base, n);
+      if (backend === 'webgpu' && r.ms > 2000) tfjsWebgpuSlow = true;
+      rows.push([(9 * seeds).toLocaleString('en-US'), what, r.ms.toFixed(2), r.label]);
+      console.log(`MLP, ${9 * seeds} runs, ${what}: ${r.ms.toFixed(2)} ms/iteration (${r.label})`);
+    }
+  }
+  console.log('\nThe shared MLP (sampled lock, [32] tanh, G = 8): ms per iteration, same browser session');
+  console.log(table(['runs', 'executor', 'ms/iteration', 'ran on'], rows, [1, 3]));
+});
