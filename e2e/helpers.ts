@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
 
 /** Collects console errors (page and workers) and uncaught page errors. */
@@ -89,4 +90,22 @@ export async function settledProgress(page: Page): Promise<number> {
     if (now === last) return Number(now);
     last = now;
   }
+}
+
+/** Open `link` on the WebGPU executor, run it to the end and return the exported result JSON. */
+export async function webgpuPageResult<R>(page: Page, link: string, iterations: number, timeout: number): Promise<R> {
+  await page.goto(`/#v=1&${link}&executor=webgpu`);
+  await expect(page.getByTestId('backend-badge')).toHaveAttribute('data-executor', 'webgpu');
+  await runToEnd(page, iterations, timeout);
+  await expect(page.getByTestId('backend-badge')).toHaveAttribute('data-backend', 'webgpu');
+  const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+  return JSON.parse(readFileSync((await d.path())!, 'utf8')) as R;
+}
+
+/** Mean and standard error of the final J over an algorithm's runs. */
+export function finalStats(runs: { J: (number | null)[] }[]): { mean: number; se: number } {
+  const f = runs.map((r) => r.J[r.J.length - 1]!);
+  const mean = f.reduce((a, b) => a + b, 0) / f.length;
+  const sd = Math.sqrt(f.reduce((a, b) => a + (b - mean) ** 2, 0) / (f.length - 1));
+  return { mean, se: sd / Math.sqrt(f.length) };
 }

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { resolveConfig } from '../src/core/config/resolve';
 import { runTensorInNode } from '../src/exec/tensor/node-run';
-import { watchProblems, runToEnd } from './helpers';
+import { finalStats, watchProblems, webgpuPageResult } from './helpers';
 
 // The shared MLP on the WebGPU executor (issue 19) on SwiftShader, against the tensor executor (the
 // MLP's reference, tfjs in float32, run here in Node on wasm) for the same config and initial
@@ -16,14 +15,7 @@ interface PageRun {
 }
 type Result = { executor: string; config: Record<string, unknown>; algorithms: { id: string; runs: PageRun[] }[] };
 
-async function pageResult(page: Page, link: string, iterations: number): Promise<Result> {
-  await page.goto(`/#v=1&${link}&executor=webgpu`);
-  await expect(page.getByTestId('backend-badge')).toHaveAttribute('data-executor', 'webgpu');
-  await runToEnd(page, iterations, 240_000);
-  await expect(page.getByTestId('backend-badge')).toHaveAttribute('data-backend', 'webgpu');
-  const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
-  return JSON.parse(readFileSync((await d.path())!, 'utf8')) as Result;
-}
+const pageResult = (page: Page, link: string, iterations: number) => webgpuPageResult<Result>(page, link, iterations, 240_000);
 
 async function tensorResult(config: Record<string, unknown>, backend: 'wasm' | 'cpu' = 'wasm'): Promise<Result> {
   const cfg = { ...config, executor: 'tensor', backend };
@@ -79,14 +71,6 @@ for (const [name, link, iterations] of EXACT) {
     expect(dJ).toBeLessThanOrEqual(Math.max(1e-4, 2 * spread));
     expect(problems).toEqual([]);
   });
-}
-
-/** Mean and standard error of the final J over an algorithm's runs. */
-function finalStats(runs: { J: (number | null)[] }[]): { mean: number; se: number } {
-  const f = runs.map((r) => r.J[r.J.length - 1]!);
-  const mean = f.reduce((a, b) => a + b, 0) / f.length;
-  const sd = Math.sqrt(f.reduce((a, b) => a + (b - mean) ** 2, 0) / (f.length - 1));
-  return { mean, se: sd / Math.sqrt(f.length) };
 }
 
 test('WebGPU executor, shared MLP, sampled: mean final J within 4 standard errors of the tensor executor’s over 256 seeds (GRPO, SeeUPO, PPO with its critic)', async ({ page }) => {

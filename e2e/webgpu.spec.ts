@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { resolveConfig } from '../src/core/config/resolve';
 import { inThisThread, runOnCpu } from '../src/exec/cpu/run-experiment';
-import { runToEnd, watchProblems } from './helpers';
+import { finalStats, watchProblems, webgpuPageResult } from './helpers';
 
 // The WebGPU executor (issue 19) on SwiftShader: exact mode, every rule and option it runs, against
 // the CPU executor's float64 numbers for the same config (run here in Node: the CPU executor gives
@@ -34,14 +34,7 @@ function metricDiffs(a: { algorithms: { runs: PageRun[] }[] }, b: { algorithms: 
   return out;
 }
 
-async function pageResult(page: Page, link: string, iterations: number) {
-  await page.goto(`/#v=1&${link}&executor=webgpu`);
-  await expect(page.getByTestId('backend-badge')).toHaveAttribute('data-executor', 'webgpu');
-  await runToEnd(page, iterations, 120_000);
-  await expect(page.getByTestId('backend-badge')).toHaveAttribute('data-backend', 'webgpu');
-  const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
-  return JSON.parse(readFileSync((await d.path())!, 'utf8')) as { executor: string; config: Record<string, unknown>; algorithms: { id: string; runs: PageRun[] }[] };
-}
+const pageResult = (page: Page, link: string, iterations: number) => webgpuPageResult<{ executor: string; config: Record<string, unknown>; algorithms: { id: string; runs: PageRun[] }[] }>(page, link, iterations, 120_000);
 
 async function cpuResult(config: Record<string, unknown>) {
   const cfg = { ...config, executor: 'cpu' };
@@ -87,14 +80,6 @@ for (const [name, link, iterations] of CASES) {
     expect(worst).toBeLessThan(1e-4);
     expect(problems).toEqual([]);
   });
-}
-
-/** Mean and standard error of the final J over an algorithm's runs. */
-function finalStats(runs: { J: (number | null)[] }[]): { mean: number; se: number } {
-  const f = runs.map((r) => r.J[r.J.length - 1]!);
-  const mean = f.reduce((a, b) => a + b, 0) / f.length;
-  const sd = Math.sqrt(f.reduce((a, b) => a + (b - mean) ** 2, 0) / (f.length - 1));
-  return { mean, se: sd / Math.sqrt(f.length) };
 }
 
 const SAMPLED: [string, string, number][] = [

@@ -150,12 +150,7 @@ fn mlpStep() {
     let c1 = 1.0 - pow(B1, k);
     let c2 = 1.0 - pow(B2, k);
     for (var j = 0u; j < PM; j++) {
-      let gr = scr[sb + S_WG + j];
-      let m = B1 * adam[mb + j] + (1.0 - B1) * gr;
-      let v = B2 * adam[mb + PM + j] + (1.0 - B2) * gr * gr;
-      adam[mb + j] = m;
-      adam[mb + PM + j] = v;
-      theta[w + j] += (lr * (m / c1)) / (sqrt(v / c2) + ADAM_EPS);
+      adamMove(mb + j, mb + PM + j, w + j, scr[sb + S_WG + j], lr, c1, c2);
       scr[sb + S_WG + j] = 0.0;
     }
   }

@@ -232,16 +232,19 @@ ${s.mlp ? '  mlpBackward(p0, p1, true);\n  mlpStep();\n  return;\n' : ''}  let l
       let c1 = 1.0 - pow(B1, k);
       let c2 = 1.0 - pow(B2, k);
       for (var j = (x * NP + OFFSET[t * L]) * V; j < (x * NP + OFFSET[(t + 1u) * L]) * V; j++) {
-        let gr = scr[sb + S_GRAD + j];
-        let m = B1 * adam[mb + j] + (1.0 - B1) * gr;
-        let v = B2 * adam[mb + P + j] + (1.0 - B2) * gr * gr;
-        adam[mb + j] = m;
-        adam[mb + P + j] = v;
-        theta[th + j] += (lr * (m / c1)) / (sqrt(v / c2) + ADAM_EPS);
+        adamMove(mb + j, mb + P + j, th + j, scr[sb + S_GRAD + j], lr, c1, c2);
         scr[sb + S_GRAD + j] = 0.0;
       }
     }
   }
+}
+/** Adam's moments at m[mi], v[vi] after gradient gr, and the parameter at theta[ti] moved up (bias corrections c1, c2). */
+fn adamMove(mi: u32, vi: u32, ti: u32, gr: f32, lr: f32, c1: f32, c2: f32) {
+  let m = B1 * adam[mi] + (1.0 - B1) * gr;
+  let v = B2 * adam[vi] + (1.0 - B2) * gr * gr;
+  adam[mi] = m;
+  adam[vi] = v;
+  theta[ti] += (lr * (m / c1)) / (sqrt(v / c2) + ADAM_EPS);
 }
 /**
  * One clipped step on Σ_i w_i·min(ρ·M·A, clip(ρ)·M·A) over tokens [k0, k1): token ratios
