@@ -87,7 +87,8 @@ describe('the WebGPU executor with an MLP: the host side', () => {
     expect(adamWords({ ...base, mlp: null })).toBe(2 * 78 + 3);
     expect(scratchWords({ ...base, mlp })).toBe(scratchWords({ ...base, mlp: null }) + W);
     const src = kernelSource({ ...base, mlp });
-    expect(src).toContain('const LOUT = array<u32, 3>(16u, 8u, 3u); const LIN = array<u32, 3>(14u, 16u, 8u);');
+    expect(src).toContain('  // layer 1: 16 → 8\n');
+    expect(src).toContain('  // layer 2: 8 → 3\n');
     expect(src).toContain('fn mlpForwardAll()');
     expect(kernelSource({ ...base, mlp: null })).not.toContain('fn mlpForwardAll()');
   });

@@ -23,8 +23,6 @@ export function mlpWords(m: MlpKernelShape): number {
 /** Hidden units in all (the activations one invocation keeps for its backward pass, in private memory). */
 export const hiddenUnits = (m: MlpKernelShape) => m.layers.slice(1, -1).reduce((a, b) => a + b, 0);
 
-const u32s = (xs: number[]) => `array<u32, ${xs.length}>(${xs.map((x) => `${x}u`).join(', ')})`;
-
 /**
  * WGSL: mlpForwardAll() (the logits of every node from the weights), mlpBackward(p0, p1, clear)
  * (S_WG += the weights' gradient from S_GRAD at positions [p0, p1) of every context) and
@@ -47,48 +45,81 @@ export function mlpSource(m: MlpKernelShape, NI0: number): string {
   const widest = Math.max(...m.layers.slice(1));
   const act = m.activation === 'tanh' ? 'tanh(z)' : 'max(z, 0.0)';
   const actGrad = m.activation === 'tanh' ? '(1.0 - h * h)' : 'select(0.0, 1.0, h > 0.0)';
+  // Every layer's sizes and offsets are literals in its own block (the layers are unrolled here): a
+  // constant array indexed at run time costs a copy of the array per access on some compilers.
+  const out = (l: number, k: string) => (l === nL - 1 ? `theta[th + g * V + ${k}]` : `hid[${hOff[l]}u + ${k}]`);
+  const layerForward = (l: number) => {
+    const nIn = m.layers[l]!;
+    const nOut = m.layers[l + 1]!;
+    const body =
+      l === 0
+        ? // the first layer: the sum of the W1 rows of the node's active inputs (its input is one-hot)
+          `  for (var o = 0u; o < ${nOut}u; o++) { ${out(l, 'o')} = wt(${bOff[l]}u + o); }
+  for (var j = 0u; j < NI; j++) {
+    let row = ${wOff[l]}u + itab[NI0 + g * NI + j] * ${nOut}u;
+    for (var o = 0u; o < ${nOut}u; o++) { ${out(l, 'o')} += wt(row + o); }
+  }`
+        : `  for (var o = 0u; o < ${nOut}u; o++) {
+    var z = wt(${bOff[l]}u + o);
+    for (var i = 0u; i < ${nIn}u; i++) { z += hid[${hOff[l - 1]}u + i] * wt(${wOff[l]}u + i * ${nOut}u + o); }
+    ${out(l, 'o')} = z;
+  }`;
+    const activation = l < nL - 1 ? `\n  for (var o = 0u; o < ${nOut}u; o++) { let z = hid[${hOff[l]}u + o]; hid[${hOff[l]}u + o] = ${act}; }` : '';
+    return `  // layer ${l}: ${nIn} → ${nOut}\n${body}${activation}`;
+  };
+  const layerBackward = (l: number) => {
+    const nIn = m.layers[l]!;
+    const nOut = m.layers[l + 1]!;
+    const bias = `  for (var o = 0u; o < ${nOut}u; o++) { scr[sb + S_WG + ${bOff[l]}u + o] += dz[o]; }`;
+    if (l === 0)
+      return `  // layer 0: the rows of the active inputs\n${bias}
+  for (var j = 0u; j < NI; j++) {
+    let row = ${wOff[0]}u + itab[NI0 + g * NI + j] * ${nOut}u;
+    for (var o = 0u; o < ${nOut}u; o++) { scr[sb + S_WG + row + o] += dz[o]; }
+  }`;
+    return `  // layer ${l}: ${nIn} → ${nOut}\n${bias}
+  for (var i = 0u; i < ${nIn}u; i++) {
+    let h = hid[${hOff[l - 1]}u + i];
+    var back = 0.0;
+    for (var o = 0u; o < ${nOut}u; o++) {
+      let j = ${wOff[l]}u + i * ${nOut}u + o;
+      scr[sb + S_WG + j] += h * dz[o];
+      back += wt(j) * dz[o];
+    }
+    dzPrev[i] = back * ${actGrad};
+  }
+  for (var i = 0u; i < ${nIn}u; i++) { dz[i] = dzPrev[i]; }`;
+  };
+  const layers = (from: number, to: number, f: (l: number) => string, down = false) => {
+    const ls: number[] = [];
+    for (let l = from; l < to; l++) ls.push(l);
+    return (down ? ls.reverse() : ls).map(f).join('\n');
+  };
   return /* wgsl */ `
-const NL = ${nL}u; const PM = ${mlpWords(m)}u; const NI = N + 2u; const NI0 = ${NI0}u;
-const LOUT = ${u32s(m.layers.slice(1))}; const LIN = ${u32s(m.layers.slice(0, -1))};
-const WOFF = ${u32s(wOff)}; const BOFF = ${u32s(bOff)}; const HOFF = ${u32s(hOff)};
+const PM = ${mlpWords(m)}u; const NI = N + 2u; const NI0 = ${NI0}u;
 var<private> hid: array<f32, ${Math.max(1, hOff[nL - 1]!)}>; // one node's hidden activations
 var<private> dz: array<f32, ${widest}>;   // dL/dz of the layer being walked back
 var<private> dzPrev: array<f32, ${widest}>;
 
 fn wt(j: u32) -> f32 { return theta[th + P + j]; }
-fn activate(z: f32) -> f32 { return ${act}; }
 
-/** Hidden activations of node g into hid; returns nothing (the logits are written by the caller's layer). */
+/** Hidden activations of node g into hid. */
 fn mlpHidden(g: u32) {
-  for (var l = 0u; l + 1u < NL; l++) {
-    for (var o = 0u; o < LOUT[l]; o++) {
-      var z = wt(BOFF[l] + o);
-      if (l == 0u) {
-        // the first layer: the sum of the W1 rows of the node's active inputs (its input is one-hot)
-        for (var j = 0u; j < NI; j++) { z += wt(WOFF[0] + itab[NI0 + g * NI + j] * LOUT[0] + o); }
-      } else {
-        for (var i = 0u; i < LIN[l]; i++) { z += hid[HOFF[l - 1u] + i] * wt(WOFF[l] + i * LOUT[l] + o); }
-      }
-      hid[HOFF[l] + o] = activate(z);
-    }
-  }
+${layers(0, nL - 1, layerForward) || '  _ = g;'}
 }
 
 /** The logits of every decision node from the current weights. */
 fn mlpForwardAll() {
-  let l = NL - 1u;
   for (var g = 0u; g < G; g++) {
     mlpHidden(g);
-    for (var a = 0u; a < V; a++) {
-      var z = wt(BOFF[l] + a);
-      if (l == 0u) {
-        for (var j = 0u; j < NI; j++) { z += wt(WOFF[0] + itab[NI0 + g * NI + j] * V + a); }
-      } else {
-        for (var i = 0u; i < LIN[l]; i++) { z += hid[HOFF[l - 1u] + i] * wt(WOFF[l] + i * V + a); }
-      }
-      theta[th + g * V + a] = z;
-    }
+${layerForward(nL - 1).replace(/^/gm, '  ')}
   }
+}
+
+/** The weights' gradient of Σ_a S_GRAD[g, a]·logit[g, a] for node g (its dL/dz in dz), into S_WG. */
+fn mlpBackNode(g: u32) {
+  mlpHidden(g);
+${layers(0, nL, layerBackward, true)}
 }
 
 /** S_WG += ∂/∂weights of Σ_g Σ_a S_GRAD[g, a]·logit[g, a] over the nodes at positions [p0, p1); with clear, S_GRAD there is zeroed. */
@@ -103,29 +134,7 @@ fn mlpBackward(p0: u32, p1: u32, clear: bool) {
         live = live || d != 0.0;
         if (clear) { scr[sb + S_GRAD + g * V + a] = 0.0; }
       }
-      if (!live) { continue; }
-      mlpHidden(g);
-      for (var ll = 0u; ll < NL; ll++) {
-        let l = NL - 1u - ll;
-        for (var o = 0u; o < LOUT[l]; o++) { scr[sb + S_WG + BOFF[l] + o] += dz[o]; }
-        if (l == 0u) {
-          for (var j = 0u; j < NI; j++) {
-            let row = WOFF[0] + itab[NI0 + g * NI + j] * LOUT[0];
-            for (var o = 0u; o < LOUT[0]; o++) { scr[sb + S_WG + row + o] += dz[o]; }
-          }
-          break;
-        }
-        for (var i = 0u; i < LIN[l]; i++) {
-          let h = hid[HOFF[l - 1u] + i];
-          var back = 0.0;
-          for (var o = 0u; o < LOUT[l]; o++) {
-            scr[sb + S_WG + WOFF[l] + i * LOUT[l] + o] += h * dz[o];
-            back += wt(WOFF[l] + i * LOUT[l] + o) * dz[o];
-          }
-          dzPrev[i] = back * ${actGrad};
-        }
-        for (var i = 0u; i < LIN[l]; i++) { dz[i] = dzPrev[i]; }
-      }
+      if (live) { mlpBackNode(g); }
     }
   }
 }

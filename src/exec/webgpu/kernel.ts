@@ -38,6 +38,20 @@ export interface KernelShape {
   perTurn: boolean;
   /** The shared MLP (kernel-mlp.ts), or null: a tabular policy. */
   mlp: MlpKernelShape | null;
+  /** Invocations (runs) per workgroup: workgroupSize(runs); 64 when not given. */
+  workgroup?: number;
+}
+
+/**
+ * Runs per workgroup: the largest power of two from 4 to 64 that still leaves at least 32
+ * workgroups (4 below that). One invocation runs one run from start to end, and an adapter runs a
+ * workgroup's invocations together on one of its cores or compute units, so with few runs small
+ * workgroups spread them over more of them (SwiftShader: one CPU thread per workgroup).
+ */
+export function workgroupSize(runs: number): number {
+  let wg = 64;
+  while (wg > 4 && Math.ceil(runs / wg) < 32) wg /= 2;
+  return wg;
 }
 
 /** Per context, the offset of turn t's reward table (t < T − 1: V^((t+1)·L) entries, by prefix), and their total. */
@@ -450,7 +464,7 @@ fn evaluate(o: u32) {
   rec[o + 5u] = H;
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(${s.workgroup ?? 64})
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let r = gid.x + params.first;
   if (r >= params.runs) { return; }

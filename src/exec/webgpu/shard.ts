@@ -10,7 +10,7 @@ import { initialTheta } from '../host/state';
 import { initialMlp, mlpNodeLogits, nodeActiveInputs, type MlpShape } from '../host/mlp';
 import { mlpInputSize } from '../../core/config/resolve';
 import { streamKey } from '../../core/rng';
-import { activeInputsAt, adamWords, ALGO, ALGO_WORDS, kernelSource, recordWords, rollouts, scratchWords, thetaWords, turnTableOffsets, type KernelShape } from './kernel';
+import { activeInputsAt, adamWords, ALGO, ALGO_WORDS, kernelSource, recordWords, rollouts, scratchWords, thetaWords, turnTableOffsets, workgroupSize, type KernelShape } from './kernel';
 
 // The WebGPU executor's host side: the experiment's tables and every run's logits, Adam moments
 // and scratch in GPU buffers, one compute pipeline, and step(K): K iterations of every run in one
@@ -76,6 +76,7 @@ export class WebGpuShard {
       S: tree.sequences,
       gamma: exp.env.gamma,
       perTurn: exp.env.turnRewards !== null,
+      workgroup: workgroupSize(specs.length),
       mlp: exp.policy.kind === 'mlp' ? { layers: [mlpInputSize(exp.env), ...exp.policy.hidden, tree.V], activation: exp.policy.activation } : null,
     };
     this.Jstar = this.pb.opt.Jstar;
@@ -236,7 +237,8 @@ export class WebGpuShard {
   runSlice(): number {
     const runs = this.specs.length;
     if (this.msPerIteration === null || this.msPerIteration <= DISPATCH_MS) return runs;
-    return Math.min(runs, Math.max(64, Math.floor((runs * DISPATCH_MS) / this.msPerIteration / 64) * 64));
+    const wg = this.shape.workgroup!;
+    return Math.min(runs, Math.max(wg, Math.floor((runs * DISPATCH_MS) / this.msPerIteration / wg) * wg));
   }
 
   /** Iterations the next dispatch should hold to take about DISPATCH_MS, from the last dispatch's time (1 before any). */
@@ -268,7 +270,7 @@ export class WebGpuShard {
       const pass = enc.beginComputePass();
       pass.setPipeline(this.pipeline);
       pass.setBindGroup(0, this.bind!);
-      pass.dispatchWorkgroups(Math.ceil((end - first) / 64));
+      pass.dispatchWorkgroups(Math.ceil((end - first) / this.shape.workgroup!));
       pass.end();
       this.device.queue.submit([enc.finish()]);
       this.dispatches++;
