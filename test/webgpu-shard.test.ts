@@ -92,7 +92,7 @@ describe('WebGPU executor: the host side', () => {
     await shard.init();
     expect(shard.runSlice()).toBe(300);
     shard.msPerIteration = 100; // one iteration of all 300 runs: 100 ms, DISPATCH_MS is 30
-    expect(shard.runSlice()).toBe(88); // 300·30/100 = 90 → a multiple of the workgroup size (8 for 300 runs)
+    expect(shard.runSlice()).toBe(88); // 300·30/100 = 90 → a multiple of the workgroup size (4 for 300 runs)
     await shard.step(1);
     expect(log.params).toEqual([[0, 88], [88, 176], [176, 264], [264, 300]]);
     expect(log.dispatches).toBe(4);
@@ -102,9 +102,9 @@ describe('WebGPU executor: the host side', () => {
     shard.dispose();
   });
 
-  it('sizes workgroups so that few runs still spread over 32 workgroups or more', async () => {
+  it('sizes workgroups so that few runs still spread over 64 workgroups or more', async () => {
     const { workgroupSize } = await import('../src/exec/webgpu/kernel');
-    expect([1, 100, 144, 300, 1024, 1984, 2048, 2304, 16384].map(workgroupSize)).toEqual([4, 4, 4, 8, 32, 32, 64, 64, 64]);
+    expect([1, 100, 144, 300, 1024, 2304, 4032, 4096, 16384].map(workgroupSize)).toEqual([4, 4, 4, 4, 16, 32, 32, 64, 64]);
     const exp = resolveConfig(config({ seeds: 72, algorithms: [{ id: 'seeupo' }, { id: 'grpo' }] })); // 144 runs
     const log: Log = { created: 0, destroyed: 0, dispatches: 0, maps: 0, writes: [], K: [] };
     const device = fakeDevice(log);

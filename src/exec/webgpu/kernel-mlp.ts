@@ -1,11 +1,12 @@
 // The shared MLP policy in WGSL (algorithms.md §2), for kernel.ts. Each run's weights sit after its
 // node logits in `theta` (W_l [in, out] row-major, then b_l, layer by layer: host/mlp.ts's
-// initialMlp order); the kernel keeps the logits of every decision node current, so everything
-// downstream (sampling, ratios, KL, exact J) reads them exactly as it reads a tabular policy's.
-// A step of the MLP is then: the gradient with respect to the logits of the nodes in scope
-// (S_GRAD, what the tabular rules accumulate) is backpropagated into the weights (S_WG), the
-// optimizer moves every weight (one shared network: updating one turn moves every turn), and the
-// logits of every node are computed again.
+// initialMlp order); the kernel keeps the logits of every decision node in step with the weights,
+// so everything downstream (sampling, ratios, KL, exact J) reads them exactly as it reads a tabular
+// policy's. A step of the MLP is then: the gradient with respect to the logits of the nodes in
+// scope (S_GRAD, what the tabular rules accumulate) is backpropagated into the weights (S_WG), the
+// optimizer moves every weight (one shared network: updating one turn moves every turn), and every
+// position's logits are marked stale; refreshLogZ computes a position's again before it is read
+// (a sequential update reads only its own turn's until the end of the iteration).
 
 export interface MlpKernelShape {
   /** [input, ...hidden, V]. */
@@ -100,6 +101,7 @@ const PM = ${mlpWords(m)}u; const NI = N + 2u; const NI0 = ${NI0}u;
 var<private> hid: array<f32, ${Math.max(1, hOff[nL - 1]!)}>; // one node's hidden activations
 var<private> dz: array<f32, ${widest}>;   // dL/dz of the layer being walked back
 var<private> dzPrev: array<f32, ${widest}>;
+var<private> stale: array<bool, N>; // positions whose logits predate the last step (computed when next read: refreshLogZ)
 
 fn wt(j: u32) -> f32 { return theta[th + P + j]; }
 
@@ -108,11 +110,26 @@ fn mlpHidden(g: u32) {
 ${layers(0, nL - 1, layerForward) || '  _ = g;'}
 }
 
+/** The logits of node g from the current weights. */
+fn mlpForwardNode(g: u32) {
+  mlpHidden(g);
+${layerForward(nL - 1)}
+}
+
 /** The logits of every decision node from the current weights. */
 fn mlpForwardAll() {
-  for (var g = 0u; g < G; g++) {
-    mlpHidden(g);
-${layerForward(nL - 1).replace(/^/gm, '  ')}
+  for (var g = 0u; g < G; g++) { mlpForwardNode(g); }
+  for (var p = 0u; p < N; p++) { stale[p] = false; }
+}
+
+/** The logits of the nodes at positions [p0, p1) of every context, where a step has moved the weights since they were computed. */
+fn mlpRefresh(p0: u32, p1: u32) {
+  for (var p = p0; p < p1; p++) {
+    if (!stale[p]) { continue; }
+    for (var x = 0u; x < C; x++) {
+      for (var n = OFFSET[p]; n < OFFSET[p + 1u]; n++) { mlpForwardNode(x * NP + n); }
+    }
+    stale[p] = false;
   }
 }
 
@@ -146,7 +163,7 @@ fn mlpGradNormSq() -> f32 {
   return s;
 }
 
-/** Gradient ascent on every weight along S_WG (SGD, or Adam with one step count: the network is one agent's), S_WG cleared, the logits again. */
+/** Gradient ascent on every weight along S_WG (SGD, or Adam with one step count: the network is one agent's), S_WG cleared; every node's logits are then stale. */
 fn mlpStep() {
   let lr = algo(A_LR);
   let w = th + P;
@@ -163,7 +180,7 @@ fn mlpStep() {
       scr[sb + S_WG + j] = 0.0;
     }
   }
-  mlpForwardAll();
+  for (var p = 0u; p < N; p++) { stale[p] = true; } // every node's logits moved: refreshLogZ recomputes those it reads
 }
 `;
 }

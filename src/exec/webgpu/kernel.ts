@@ -43,14 +43,15 @@ export interface KernelShape {
 }
 
 /**
- * Runs per workgroup: the largest power of two from 4 to 64 that still leaves at least 32
+ * Runs per workgroup: the largest power of two from 4 to 64 that still leaves at least 64
  * workgroups (4 below that). One invocation runs one run from start to end, and an adapter runs a
  * workgroup's invocations together on one of its cores or compute units, so with few runs small
- * workgroups spread them over more of them (SwiftShader: one CPU thread per workgroup).
+ * workgroups spread them over more of them (SwiftShader: one CPU thread per workgroup; a
+ * hardware GPU has tens to a hundred-odd compute units).
  */
 export function workgroupSize(runs: number): number {
   let wg = 64;
-  while (wg > 4 && Math.ceil(runs / wg) < 32) wg /= 2;
+  while (wg > 4 && Math.ceil(runs / wg) < 64) wg /= 2;
   return wg;
 }
 
@@ -194,7 +195,7 @@ fn logNorm(g: u32) -> f32 {
 }
 /** logZ at the nodes of positions [p0, p1) of every context. */
 fn refreshLogZ(p0: u32, p1: u32) {
-  for (var x = 0u; x < C; x++) {
+${s.mlp ? '  mlpRefresh(p0, p1); // the MLP: first the logits there, if a step moved the weights since\n' : ''}  for (var x = 0u; x < C; x++) {
     for (var n = OFFSET[p0]; n < OFFSET[p1]; n++) { let g = x * NP + n; scr[sb + S_LZ + g] = logNorm(g); }
   }
 }
