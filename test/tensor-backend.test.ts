@@ -38,7 +38,7 @@ describe('executor choice', () => {
     expect(chooseExecutor(resolveConfig({ ...base, backend: 'webgl' }))).toMatchObject({ executor: 'tensor', reason: expect.stringContaining('webgl') });
   });
   it('MLP with executor cpu is rejected; a backend with executor cpu warns', () => {
-    expect(() => resolveConfig({ ...base, policy: { kind: 'mlp' }, executor: 'cpu' })).toThrow(/^executor: must be "auto" or "tensor" for an MLP policy/);
+    expect(() => resolveConfig({ ...base, policy: { kind: 'mlp' }, executor: 'cpu' })).toThrow(/^executor: must be "auto", "tensor" or "webgpu" for an MLP policy/);
     expect(resolveConfig({ ...base, executor: 'cpu', backend: 'wasm' }).warnings).toContain('backend: "wasm" is ignored by the CPU executor');
   });
 });

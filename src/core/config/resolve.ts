@@ -232,7 +232,7 @@ function checkExecutor(exp: Experiment): void {
         fail(`algorithms[${i}].advantage`, `must be "grae" or "rloo" past ${LIMITS.maxSequences.toLocaleString('en-US')} token sequences (the GAE critic is a table over the nodes), got "gae"`);
     });
   if (exp.policy.kind === 'mlp' && exp.executor === 'cpu')
-    fail('executor', 'must be "auto" or "tensor" for an MLP policy (the CPU executor runs tabular policies only), got "cpu"');
+    fail('executor', 'must be "auto", "tensor" or "webgpu" for an MLP policy (the CPU executor runs tabular policies only), got "cpu"');
   if (exp.executor === 'cpu' && exp.backend !== null) exp.warnings.push(`backend: "${exp.backend}" is ignored by the CPU executor`);
   if (exp.executor === 'webgpu') {
     const why = webgpuUnsupported(exp);
