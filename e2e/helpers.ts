@@ -109,3 +109,29 @@ export function finalStats(runs: { J: (number | null)[] }[]): { mean: number; se
   const sd = Math.sqrt(f.reduce((a, b) => a + (b - mean) ** 2, 0) / (f.length - 1));
   return { mean, se: sd / Math.sqrt(f.length) };
 }
+
+/** Results whose algorithms' runs hold per-iteration series (the result JSON of any executor). */
+export type SeriesResult = { algorithms: { id: string; runs: unknown[] }[] };
+
+/**
+ * Largest |a − b| of one metric's series over every algorithm, run and iteration (relative: divided by
+ * max(1, |b|)). Same algorithms, runs and lengths on both sides; b's nulls (metrics before iteration 1)
+ * are skipped, a must have a number wherever b has one.
+ */
+export function maxSeriesDiff(a: SeriesResult, b: SeriesResult, metric: string, relative = false): number {
+  let worst = 0;
+  a.algorithms.forEach((alg, i) => {
+    expect(alg.id).toBe(b.algorithms[i]!.id);
+    alg.runs.forEach((run, r) => {
+      const got = (run as Record<string, (number | null)[]>)[metric]!;
+      const want = (b.algorithms[i]!.runs[r] as Record<string, (number | null)[]>)[metric]!;
+      expect(got).toHaveLength(want.length);
+      got.forEach((x, k) => {
+        if (want[k] === null) return;
+        expect(x, `${alg.id} seed ${r} iteration ${k}`).not.toBeNull();
+        worst = Math.max(worst, Math.abs(x! - want[k]!) / (relative ? Math.max(1, Math.abs(want[k]!)) : 1));
+      });
+    });
+  });
+  return worst;
+}

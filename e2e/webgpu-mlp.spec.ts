@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { resolveConfig } from '../src/core/config/resolve';
 import { runTensorInNode } from '../src/exec/tensor/node-run';
-import { finalStats, watchProblems, webgpuPageResult } from './helpers';
+import { finalStats, maxSeriesDiff, watchProblems, webgpuPageResult } from './helpers';
 
 // The shared MLP on the WebGPU executor (issue 19) on SwiftShader, against the tensor executor (the
 // MLP's reference, tfjs in float32, run here in Node on wasm) for the same config and initial
@@ -20,24 +20,6 @@ const pageResult = (page: Page, link: string, iterations: number) => webgpuPageR
 async function tensorResult(config: Record<string, unknown>, backend: 'wasm' | 'cpu' = 'wasm'): Promise<Result> {
   const cfg = { ...config, executor: 'tensor', backend };
   return (await runTensorInNode(resolveConfig(cfg), 'reference')) as unknown as Result;
-}
-
-/** Largest |webgpu − tensor| of a metric over every algorithm, run and iteration (relative to max(1, |x|)). */
-function maxDiff(a: Result, b: Result, metric: 'J' | 'gradNorm'): number {
-  let worst = 0;
-  a.algorithms.forEach((alg, i) => {
-    expect(alg.id).toBe(b.algorithms[i]!.id);
-    alg.runs.forEach((run, r) => {
-      const want = b.algorithms[i]!.runs[r]![metric];
-      expect(run[metric]).toHaveLength(want.length);
-      run[metric].forEach((x, k) => {
-        if (want[k] === null) return; // metrics other than J start at iteration 1
-        expect(x, `${alg.id} seed ${r} iteration ${k}`).not.toBeNull();
-        worst = Math.max(worst, Math.abs(x! - want[k]!) / Math.max(1, Math.abs(want[k]!)));
-      });
-    });
-  });
-  return worst;
 }
 
 // Every rule and option. The reference is float32 too, and some of these runs are ill-conditioned in
@@ -64,9 +46,9 @@ for (const [name, link, iterations] of EXACT) {
     expect(got.executor).toBe('webgpu');
     const wasm = await tensorResult(got.config, 'wasm');
     const cpu = await tensorResult(got.config, 'cpu');
-    const spread = maxDiff(cpu, wasm, 'J');
-    const dJ = maxDiff(got, wasm, 'J');
-    const dG = maxDiff(got, wasm, 'gradNorm');
+    const spread = maxSeriesDiff(cpu, wasm, 'J');
+    const dJ = maxSeriesDiff(got, wasm, 'J');
+    const dG = maxSeriesDiff(got, wasm, 'gradNorm', true);
     console.log(`${name}: max |ΔJ| to the tensor executor (wasm) ${dJ.toExponential(2)}, its own wasm–cpu spread ${spread.toExponential(2)}; gradient norm max |Δ|/max(1, |x|) ${dG.toExponential(2)}`);
     expect(dJ).toBeLessThanOrEqual(Math.max(1e-4, 2 * spread));
     expect(problems).toEqual([]);

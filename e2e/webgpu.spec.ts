@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { resolveConfig } from '../src/core/config/resolve';
 import { inThisThread, runOnCpu } from '../src/exec/cpu/run-experiment';
-import { finalStats, watchProblems, webgpuPageResult } from './helpers';
+import { finalStats, maxSeriesDiff, watchProblems, webgpuPageResult } from './helpers';
 
 // The WebGPU executor (issue 19) on SwiftShader: exact mode, every rule and option it runs, against
 // the CPU executor's float64 numbers for the same config (run here in Node: the CPU executor gives
@@ -41,23 +41,6 @@ async function cpuResult(config: Record<string, unknown>) {
   return runOnCpu(resolveConfig(cfg), cfg, { threads: 1, launch: inThisThread });
 }
 
-/** Largest |J_webgpu − J_cpu| over every algorithm, run and iteration. */
-function maxDiff(a: { algorithms: { id: string; runs: PageRun[] }[] }, b: Awaited<ReturnType<typeof cpuResult>>): number {
-  let worst = 0;
-  a.algorithms.forEach((alg, i) => {
-    expect(alg.id).toBe(b.algorithms[i]!.id);
-    alg.runs.forEach((run, r) => {
-      const want = b.algorithms[i]!.runs[r]!.J;
-      expect(run.J).toHaveLength(want.length);
-      run.J.forEach((j, k) => {
-        expect(j, `${alg.id} seed ${r} iteration ${k}`).not.toBeNull();
-        worst = Math.max(worst, Math.abs(j! - want[k]!));
-      });
-    });
-  });
-  return worst;
-}
-
 const CASES: [string, string, number][] = [
   ['every rule the kernel runs, SGD, batch normalization; HAML (no M), an algorithm’s own lr, a scheduled lr change', 'env.preset=lock&mode=exact&iterations=30&seeds=2&policy.kind=tabular&policy.initScale=0.5&algorithms=[reinforce,grpo,gspo,seeupo,seeupo-forward]&algorithms.4.mCorrection=false&algorithms.1.lr=0.5&changes.0.at=12&changes.0.path=optimizer.lr&changes.0.value=2', 30],
   ['Adam, group and no normalization, epochs, mClip, geomean turn ratio, two contexts with noise', 'env.preset=two-prompts&mode=exact&iterations=25&seeds=2&optimizer.kind=adam&optimizer.lr=0.05&algorithms=[grpo,seeupo,ppo-grae]&algorithms.0.normalization=group&algorithms.1.epochs=3&algorithms.1.mClip=0.2&algorithms.1.turnRatio=geomean&algorithms.2.normalization=none&algorithms.2.clip=0.1', 25],
@@ -72,7 +55,7 @@ for (const [name, link, iterations] of CASES) {
     const got = await pageResult(page, link, iterations);
     expect(got.executor).toBe('webgpu');
     const want = await cpuResult(got.config);
-    const worst = maxDiff(got, want);
+    const worst = maxSeriesDiff(got, want, 'J');
     console.log(`${name}: max |ΔJ| = ${worst.toExponential(2)}`);
     const others = metricDiffs(got, want as unknown as { algorithms: { runs: unknown[] }[] });
     console.log(`${name}: other metrics, max |Δ|/max(1, |x|): ${Object.entries(others).map(([k, v]) => `${k} ${v.toExponential(2)}`).join(', ')}`);

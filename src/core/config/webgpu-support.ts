@@ -1,5 +1,6 @@
 import type { Experiment } from './experiment';
 import { LIMITS } from './schema';
+import { sequenceCount } from '../env/tree';
 
 // What the WebGPU executor (src/exec/webgpu) runs: tabular policies and the shared MLP, in exact
 // or sampled mode, with every rule (REINFORCE, PPU token or sequence ratios, sequential in any turn
@@ -25,7 +26,7 @@ export interface Unsupported {
 export function webgpuUnsupported(exp: Experiment): Unsupported | null {
   if (exp.policy.kind !== 'mlp') return null;
   const { env } = exp;
-  const sequences = env.contexts * Math.pow(env.vocab, env.turns * env.tokensPerTurn);
+  const sequences = env.contexts * sequenceCount(env);
   if (sequences > LIMITS.maxSequences)
     return { path: 'env', message: `the WebGPU executor runs an MLP policy on at most ${LIMITS.maxSequences.toLocaleString('en-US')} token sequences (it keeps the logits of every node), got ${sequences.toLocaleString('en-US')}; use executor "tensor" or "auto"` };
   const hidden = exp.policy.hidden.reduce((a, b) => a + b, 0);

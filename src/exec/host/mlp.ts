@@ -28,22 +28,24 @@ export function initialMlp(shape: MlpShape, seed: number, seedIndex: number, ini
   return out;
 }
 
-/** Parameters of the MLP: Σ (in + 1)·out with biases. */
-export function mlpParamCount(shape: MlpShape): number {
-  let n = 0;
-  for (let l = 0; l + 1 < shape.layers.length; l++) n += (shape.layers[l] + (shape.bias ? 1 : 0)) * shape.layers[l + 1];
-  return n;
+/**
+ * The N + 2 inputs that are 1 in the input row of position p after `tokens[0..p)` in context x,
+ * as indices (plus `shift`): the context, C + turn, C + T + position in the turn, then for each of
+ * the N − 1 earlier positions q the slot C + T + L + q·(V + 1) + (its token, or V: "not yet emitted").
+ */
+export function activeInputs(tree: Tree, contexts: number, x: number, p: number, tokens: ArrayLike<number>, tokOffset: number, out: Int32Array | Uint32Array, o: number, shift: number): void {
+  const { T, L, N, V } = tree;
+  out[o] = shift + x;
+  out[o + 1] = shift + contexts + Math.floor(p / L);
+  out[o + 2] = shift + contexts + T + (p % L);
+  const base = shift + contexts + T + L;
+  for (let q = 0; q < N - 1; q++) out[o + 3 + q] = base + q * (V + 1) + (q < p ? tokens[tokOffset + q]! : V);
 }
 
-/**
- * The inputs that are 1 at every decision node (global id x·nodesPerContext + local), N + 2 per
- * node: the context, C + turn, C + T + position in the turn, then for each of the N − 1 earlier
- * positions q the slot C + T + L + q·(V + 1) + (its token, or V: "not yet emitted").
- */
+/** The active inputs of every decision node (global id x·nodesPerContext + local), N + 2 per node. */
 export function nodeActiveInputs(tree: Tree, contexts: number): Uint32Array {
-  const { T, L, N, V } = tree;
-  const K = N + 2;
-  const out = new Uint32Array(contexts * tree.nodesPerContext * K);
+  const { N, V } = tree;
+  const out = new Uint32Array(contexts * tree.nodesPerContext * (N + 2));
   const prefix = new Int32Array(N);
   for (let x = 0; x < contexts; x++)
     for (let local = 0; local < tree.nodesPerContext; local++) {
@@ -53,11 +55,7 @@ export function nodeActiveInputs(tree: Tree, contexts: number): Uint32Array {
         prefix[k] = q % V;
         q = Math.floor(q / V);
       }
-      const o = (x * tree.nodesPerContext + local) * K;
-      out[o] = x;
-      out[o + 1] = contexts + Math.floor(p / L);
-      out[o + 2] = contexts + T + (p % L);
-      for (let k = 0; k < N - 1; k++) out[o + 3 + k] = contexts + T + L + k * (V + 1) + (k < p ? prefix[k]! : V);
+      activeInputs(tree, contexts, x, p, prefix, 0, out, (x * tree.nodesPerContext + local) * (N + 2), 0);
     }
   return out;
 }

@@ -1,5 +1,7 @@
 import type { Tree } from '../../core/env/tree';
 
+export { activeInputs } from '../host/mlp'; // the 1s of encodeInput's row, as indices (a gather-sum first layer)
+
 // The shared MLP's input (algorithms.md §2): one-hot context ⊕ one-hot turn ⊕ one-hot
 // position in the turn ⊕ the earlier tokens as one-hots over V + 1 symbols (V = "not yet
 // emitted") for all T·L − 1 earlier positions.
@@ -18,16 +20,6 @@ export function encodeInput(tree: Tree, contexts: number, x: number, p: number, 
   out[o + contexts + T + (p % L)] = 1;
   const base = o + contexts + T + L;
   for (let q = 0; q < N - 1; q++) out[base + q * (V + 1) + (q < p ? tokens[tokOffset + q] : V)] = 1;
-}
-
-/** The P + 2 inputs that are 1 in encodeInput's row, as indices (for a gather-sum first layer). */
-export function activeInputs(tree: Tree, contexts: number, x: number, p: number, tokens: ArrayLike<number>, tokOffset: number, out: Int32Array, o: number, shift: number): void {
-  const { T, L, N, V } = tree;
-  out[o] = shift + x;
-  out[o + 1] = shift + contexts + Math.floor(p / L);
-  out[o + 2] = shift + contexts + T + (p % L);
-  const base = shift + contexts + T + L;
-  for (let q = 0; q < N - 1; q++) out[o + 3 + q] = base + q * (V + 1) + (q < p ? tokens[tokOffset + q] : V);
 }
 
 /** Inputs of every decision node (global ids, x · nodesPerContext + local), row per node. */

@@ -21,14 +21,12 @@ export function mlpWords(m: MlpKernelShape): number {
   return n;
 }
 
-/** Hidden units in all (the activations one invocation keeps for its backward pass, in private memory). */
-export const hiddenUnits = (m: MlpKernelShape) => m.layers.slice(1, -1).reduce((a, b) => a + b, 0);
-
 /**
- * WGSL: mlpForwardAll() (the logits of every node from the weights), mlpBackward(p0, p1, clear)
- * (S_WG += the weights' gradient from S_GRAD at positions [p0, p1) of every context) and
- * mlpStep() (SGD or Adam on every weight from S_WG, then the logits again). `NI0`: where the
- * nodes' active inputs start in itab, N + 2 per node.
+ * WGSL: mlpForwardAll() (the logits of every node from the weights), mlpRefresh(p0, p1) (those of
+ * positions [p0, p1) where stale), mlpBackward(p0, p1) (S_WG += the weights' gradient from S_GRAD at
+ * positions [p0, p1) of every context, S_GRAD cleared there), mlpGradNormSq() and mlpStep() (SGD or
+ * Adam on every weight from S_WG, S_WG cleared, every logit stale). `NI0`: where the nodes' active
+ * inputs start in itab, N + 2 per node.
  */
 export function mlpSource(m: MlpKernelShape, NI0: number): string {
   const nL = m.layers.length - 1;
@@ -139,8 +137,8 @@ fn mlpBackNode(g: u32) {
 ${layers(0, nL, layerBackward, true)}
 }
 
-/** S_WG += ∂/∂weights of Σ_g Σ_a S_GRAD[g, a]·logit[g, a] over the nodes at positions [p0, p1); with clear, S_GRAD there is zeroed. */
-fn mlpBackward(p0: u32, p1: u32, clear: bool) {
+/** S_WG += ∂/∂weights of Σ_g Σ_a S_GRAD[g, a]·logit[g, a] over the nodes at positions [p0, p1); S_GRAD there is zeroed. */
+fn mlpBackward(p0: u32, p1: u32) {
   for (var x = 0u; x < C; x++) {
     for (var n = OFFSET[p0]; n < OFFSET[p1]; n++) {
       let g = x * NP + n;
@@ -149,18 +147,22 @@ fn mlpBackward(p0: u32, p1: u32, clear: bool) {
         let d = scr[sb + S_GRAD + g * V + a];
         dz[a] = d;
         live = live || d != 0.0;
-        if (clear) { scr[sb + S_GRAD + g * V + a] = 0.0; }
+        scr[sb + S_GRAD + g * V + a] = 0.0;
       }
       if (live) { mlpBackNode(g); }
     }
   }
 }
 
-/** Σ S_WG² (the reported gradient norm, squared), then S_WG cleared. */
+/** Σ S_WG² (the reported gradient norm, squared). */
 fn mlpGradNormSq() -> f32 {
   var s = 0.0;
-  for (var j = 0u; j < PM; j++) { let v = scr[sb + S_WG + j]; s += v * v; scr[sb + S_WG + j] = 0.0; }
+  for (var j = 0u; j < PM; j++) { let v = scr[sb + S_WG + j]; s += v * v; }
   return s;
+}
+
+fn mlpClearGrad() {
+  for (var j = 0u; j < PM; j++) { scr[sb + S_WG + j] = 0.0; }
 }
 
 /** Gradient ascent on every weight along S_WG (SGD, or Adam with one step count: the network is one agent's), S_WG cleared; every node's logits are then stale. */

@@ -127,7 +127,7 @@ const B = ${s.B}u; const GS = ${s.G}u; const ENUM = ${ENUM}u;
 const SAMPLED = ${s.sampled}; const REC = ${REC}u; const AW = ${ALGO_WORDS}u; const SW = ${scratchWords(s)}u;
 const A_NORM = ${ALGO.norm}u; const A_RLOO = ${ALGO.rloo}u; const A_GAE = ${ALGO.gae}u; const A_LAMBDA = ${ALGO.lambda}u; const A_CLR = ${ALGO.criticLr}u; const A_LR = ${ALGO.lr}u;
 const GAMMA = ${wgslFloat(s.gamma)}; const A_ADAM = ${ALGO.adam}u;
-const TH = ${thetaWords(s)}u; const ADAMW = ${adamWords(s)}u; const MLP = ${s.mlp !== null};
+const TH = ${thetaWords(s)}u; const ADAMW = ${adamWords(s)}u;
 const NORM_EPS = 1e-6; const B1 = 0.9; const B2 = 0.999; const ADAM_EPS = 1e-8;
 const OFFSET = ${off};
 // scratch layout (per run)
@@ -228,7 +228,7 @@ fn addGrad(g: u32, a: u32, c: f32) {
 }
 /** θ ← θ + lr·g on turn \`turn\` (T: every turn) at positions [p0, p1), then clears the gradient there. */
 fn optimizerStep(turn: u32, p0: u32, p1: u32) {
-${s.mlp ? '  mlpBackward(p0, p1, true);\n  mlpStep();\n  return;\n' : ''}  let lr = algo(${ALGO.lr}u);
+${s.mlp ? '  mlpBackward(p0, p1);\n  mlpStep();\n  return;\n' : ''}  let lr = algo(${ALGO.lr}u);
   if (algo(${ALGO.adam}u) == 0.0) {
     for (var x = 0u; x < C; x++) {
       for (var j = (x * NP + OFFSET[p0]) * V; j < (x * NP + OFFSET[p1]) * V; j++) {
@@ -347,16 +347,16 @@ fn iteration(r: u32, it: u32) {
   }
   finishGradient(0u, N);
   var gn = 0.0;
-${s.mlp ? '  mlpBackward(0u, N, false); // the norm of the gradient with respect to the weights\n  gn = mlpGradNormSq();' : '  for (var j = 0u; j < P; j++) { let v = scr[sb + S_GRAD + j]; gn += v * v; }'}
+${s.mlp ? '  mlpBackward(0u, N); // the gradient with respect to the weights (REINFORCE steps along it below)\n  gn = mlpGradNormSq();' : '  for (var j = 0u; j < P; j++) { let v = scr[sb + S_GRAD + j]; gn += v * v; }'}
   // 4. the rule
   clipNum = 0.0;
   clipDen = 0.0;
   let rule = u32(algo(${ALGO.rule}u));
   if (rule == 0u) {
-    optimizerStep(T, 0u, N);
+    ${s.mlp ? 'mlpStep(); // along the policy gradient already in S_WG' : 'optimizerStep(T, 0u, N);'}
     criticStep();
   } else {
-    for (var j = 0u; j < P; j++) { scr[sb + S_GRAD + j] = 0.0; }
+    for (var j = 0u; j < P; j++) { scr[sb + S_GRAD + j] = 0.0; }${s.mlp ? '\n    mlpClearGrad();' : ''}
     if (rule == 1u) {
       let seq = algo(${ALGO.ratioSeq}u) != 0.0;
       passes(T, 0u, N, seq, select(1.0, 1.0 / f32(N), seq), seq, false);
@@ -473,8 +473,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   th = r * TH;
   sb = r * SW;
   ab = r * AW;
-  if (MLP) { ${s.mlp ? 'mlpForwardAll();' : ''} } // the logits of the weights as they are
-  for (var it = 0u; it < params.K; it++) { iteration(r, it); }
+${s.mlp ? '  mlpForwardAll(); // the logits of the weights as they are\n' : ''}  for (var it = 0u; it < params.K; it++) { iteration(r, it); }
 }
 `;
 }

@@ -159,8 +159,11 @@ export class WebGpuShard {
     specs.forEach((s, r) => {
       if (mlp) {
         const weights = initialMlp(mlp, this.exp.seed, s.seedIndex, this.exp.policy.initScale);
-        let o = r * TH + P;
-        for (const w of weights) theta.set(w, (o += w.length) - w.length);
+        let o = r * TH + P; // the weights after the node logits, in initialMlp's order
+        for (const w of weights) {
+          theta.set(w, o);
+          o += w.length;
+        }
         mlpNodeLogits(mlp, weights, active, pb.nodes, theta64);
       } else initialTheta(pb, s.seedIndex, theta64);
       theta.set(theta64, r * TH);
