@@ -7,7 +7,8 @@ import type { ScheduledChange } from './hot-paths';
 // filled in, everything checked); executors, metrics, claims and the page read it.
 
 export type PolicySpec =
-  | { kind: 'tabular'; initScale: number }
+  /** shareContexts: one table for every context, the policy cannot see the prompt (docs/math.md, "Policies"); absent = false. */
+  | { kind: 'tabular'; initScale: number; shareContexts?: boolean }
   | { kind: 'mlp'; hidden: number[]; activation: Activation; initScale: number };
 
 /** A validated experiment with every default and preset filled in: what executors run. */

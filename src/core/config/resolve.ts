@@ -172,7 +172,7 @@ export function resolveConfig(raw: unknown): Experiment {
   const policy: PolicySpec =
     p?.kind === 'mlp'
       ? { kind: 'mlp', hidden: p.hidden ?? DEFAULTS.mlpHidden, activation: p.activation ?? DEFAULTS.mlpActivation, initScale: p.initScale ?? DEFAULTS.initScale.mlp }
-      : { kind: 'tabular', initScale: p?.initScale ?? DEFAULTS.initScale.tabular };
+      : { kind: 'tabular', initScale: p?.initScale ?? DEFAULTS.initScale.tabular, ...(p?.kind === 'tabular' && p.shareContexts ? { shareContexts: true } : {}) };
   const exp: Experiment = {
     env,
     envPreset: preset,

@@ -172,7 +172,7 @@ export const policySchema = z.unknown().transform((v, ctx) => {
           initScale: num(LIMITS.initScale).optional(),
         })
       : kind === 'tabular'
-        ? z.strictObject({ kind: z.literal('tabular'), initScale: num(LIMITS.initScale).optional() })
+        ? z.strictObject({ kind: z.literal('tabular'), initScale: num(LIMITS.initScale).optional(), shareContexts: bool().optional() })
         : z.strictObject({ kind: oneOf(POLICY_KINDS) });
   const r = schema.safeParse(v);
   if (!r.success) {
@@ -180,7 +180,7 @@ export const policySchema = z.unknown().transform((v, ctx) => {
     return z.NEVER;
   }
   return r.data as
-    | { kind: 'tabular'; initScale?: number }
+    | { kind: 'tabular'; initScale?: number; shareContexts?: boolean }
     | { kind: 'mlp'; hidden?: number[]; activation?: Activation; initScale?: number };
 });
 

@@ -1,5 +1,6 @@
 import type { Experiment } from '../config/resolve';
 import { LIMITS } from '../config/schema';
+import { usesDiscountedObjective } from '../env/discounted';
 import { UPDATE_METRICS, type UpdateMetric } from '../metrics/names';
 
 /**
@@ -28,6 +29,11 @@ export interface RunSeries {
    * each; empty with one context.
    */
   Jcontext: Float64Array[];
+  /**
+   * The discounted return J_γ (src/core/env/discounted.ts), stored like J (iterations + 1 values),
+   * present only when the learners' objective differs from J (γ < 1 and per-turn rewards).
+   */
+  Jgamma?: Float64Array;
   /** Stride of Jcontext (jcontextStride): 1, like J, unless that would store too much. */
   jcontextEvery: number;
   /** The iteration the run diverged at (markDiverged), or null. */
@@ -95,6 +101,7 @@ export function makeRunSeries(exp: Experiment, algoIndex: number, seedIndex: num
     wallMs: nan(updates),
     Jcontext: C > 1 ? Array.from({ length: C }, () => nan(slotCount(n, jcEvery))) : [],
     jcontextEvery: jcEvery,
+    ...(usesDiscountedObjective(exp.env) ? { Jgamma: nan(n + 1) } : {}),
     diverged: null,
   };
 }
@@ -121,6 +128,7 @@ export function markDiverged(s: RunSeries, run: { diverged: number | null }, k: 
   s.diverged = k;
   if (k >= 1) for (const m of UPDATE_METRICS) putUpdate(s, m, k - 1, NaN);
   s.J[k] = NaN;
+  if (s.Jgamma) s.Jgamma[k] = NaN;
   if (s.Jcontext.length > 0) {
     const c = slotOf(k, s.iterations, s.jcontextEvery);
     if (c >= 0) for (const a of s.Jcontext) a[c] = NaN;
