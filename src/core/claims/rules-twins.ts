@@ -85,6 +85,7 @@ export function claim4(ctx: Ctx): Claim {
   if (notObs) [verdict, reason] = ['not observed', `Part (${notObs.part}) not observed: ${notObs.reason}`];
   else if (a.verdict === 'observed' && b.verdict === 'observed') [verdict, reason] = ['observed', `Monotone and at J*: (a) ${stripDot(a.reason)}; (b) ${b.reason}`];
   else if (a.verdict === 'not testable') [verdict, reason] = ['not testable', `${NOT_TESTABLE}part (a), monotone improvement, ${a.reason.replace(NOT_TESTABLE, 'is not testable: ')}`];
+  else if (withoutData(rev).length) [verdict, reason] = ['undecided', noRunsReason(withoutData(rev))];
   else {
     verdict = 'undecided';
     const open = [a, b].filter((p) => p.verdict !== 'observed');
