@@ -2,7 +2,7 @@
 // are in rules-twins.ts; computeClaims (index.ts) runs the five.
 
 import { isCF, isGR, isPG, isREV } from './groups';
-import { clearlyMore } from './stats';
+import { clearlyMore, fisherGreater } from './stats';
 import type { AlgorithmTerms } from './terms';
 import { dropsPhrase, joinAnd, largestDropText, movingClause, noRunsReason, ofSeeds, reachedPhrase, stillMoving, stuckPhrase, withoutData, type Fmt, CLAIM_TITLES, plural } from './text';
 import type { AlgorithmEvidence, Claim, ClaimsInput, Verdict } from './types';
@@ -112,7 +112,11 @@ export function claim2(ctx: Ctx, twins: (a: AlgorithmTerms, field: 'advantage') 
       const ctl = (c: AlgorithmTerms, kind: string) => `${c.label} (${kind === 'advantage' ? 'the same with the exact advantage' : 'reverse-order SeeUPO at the same step'}) had ${dropsPhrase(c, fmt)}`;
       for (const { c, kind } of cs) (extra.pairs as unknown[]).push({ algorithm: x.record.id, control: c.record.id, kind, dropSeeds: [k, n], controlDropSeeds: [c.evidence.seedsWithDrops, c.seeds.length], fewer: fewer.some((f) => f.c === c) });
       if (fewer.length) return { verdict: 'observed', reason: `${head}, while its control ${ctl(fewer[0].c, fewer[0].kind)}: the drops come from GRAE.` };
-      return { verdict: 'undecided', reason: `Undecided: ${head}, but its control ${cs.map(({ c, kind }) => ctl(c, kind)).join(' and ')} — about as many, so the drops cannot be put down to GRAE.` };
+      const p = Math.min(...cs.map(({ c }) => fisherGreater(k, n, c.evidence.seedsWithDrops, c.seeds.length)));
+      return {
+        verdict: 'undecided',
+        reason: `Undecided: ${head}, but its control ${cs.map(({ c, kind }) => ctl(c, kind)).join(' and ')} — not clearly fewer drops (one-sided Fisher test p = ${p.toFixed(2)}, and the shares of seeds differ by less than 0.25), so the drops cannot be put down to GRAE.`,
+      };
     }
     if (allSettled([x])) return { verdict: 'not observed', reason: `${x.label}'s ${J} never dropped in ${n} ${plural(n, 'seed')}, and every seed has settled.` };
     return { verdict: 'undecided', reason: `Undecided: no drop of ${J} so far, but ${movingClause([x]) ?? 'not every seed has settled'}; run longer.` };
