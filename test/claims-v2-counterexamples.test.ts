@@ -60,7 +60,7 @@ describe('a needle still climbing is not "stuck" (version 1: "stalled" on J alon
     expect(Math.min(...P.map((p) => p[40] - p[30]))).toBeGreaterThan(1e-3); // every turn still climbing
     const c1 = r.claims[0];
     expect(c1.verdict).toBe('undecided');
-    expect(c1.reason).toBe('Undecided: 1/1 seed of REINFORCE is still improving (in 1 of them J has flattened but the probability of the optimal token is still changing); run longer.');
+    expect(c1.reason).toBe('Undecided: 1/1 seed of REINFORCE is still improving (its J has flattened but the probability of the optimal token is still changing); run longer.');
     expect(c1.evidence.algorithms[0]).toMatchObject({ stuck: 0, settled: 0 });
   }, 60_000);
 });

@@ -112,7 +112,7 @@ describe('terms', () => {
     expect(c.evidence.algorithms[0]).toMatchObject({ stuck: 0, settled: 0 });
     expect(c).toMatchObject({
       verdict: 'undecided',
-      reason: 'Undecided: 1/1 seed of REINFORCE is still improving (in 1 of them J has flattened but the probability of the optimal token is still changing); run longer.',
+      reason: 'Undecided: 1/1 seed of REINFORCE is still improving (its J has flattened but the probability of the optimal token is still changing); run longer.',
     });
   });
 
@@ -415,7 +415,7 @@ describe('claim 4: the guarantee (a and b); the order effect (c) its own verdict
     const c = claimOf(4, input([rec('seeupo')], [[reach(), stuck(), reach(), reach()]]));
     expect(parts(c)).toEqual({ a: 'observed', b: 'not observed', c: 'not testable' });
     expect(c.reason).toBe(
-      'Part (b) not observed: SeeUPO did not reach J* in 40 iterations in 1/4 seeds (it stopped moving at J 0.30 (1 seed), J* = 1.00) — the claim is about the limit, so a finite run can only fail to show it.',
+      'Part (b) not observed: SeeUPO did not reach J* in 40 iterations in 1/4 seeds (it stopped moving at J 0.30, J* = 1.00) — the claim is about the limit, so a finite run can only fail to show it.',
     );
   });
 
