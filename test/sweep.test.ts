@@ -174,11 +174,16 @@ describe('shards and merge', () => {
     expect(shardCells(7, { index: 1, count: 3 })).toEqual([1, 4]);
     expect(shardCells(7, null)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     const cell = (index: number) => ({ index, values: [index], Jstar: 1, algorithms: [] });
-    const shard = (index: number, cells: number[]) => ({ version: 1, axes: [{ path: 'seeds', values: [1, 2, 3] }], shard: { index, count: 2, cells: 3, sweep: 'abc' }, cells: cells.map(cell) });
+    const shard = (index: number, cells: number[]) => ({ version: 1, axes: [{ path: 'seeds', values: [1, 2, 3] }], shard: { index, count: 2, cells: 3, sweep: 'abc', claimsRules: 2 }, cells: cells.map(cell) });
     expect(mergeShards([shard(1, [1]), shard(0, [0, 2])], ['b', 'a'])).toEqual({ version: 1, axes: [{ path: 'seeds', values: [1, 2, 3] }], cells: [0, 1, 2].map(cell) });
     expect(errorOf(() => mergeShards([shard(0, [0, 2])], ['a']))).toBe('merge: shard 1/2 missing; give every shard\'s output');
     expect(errorOf(() => mergeShards([shard(0, [0, 2]), shard(0, [0, 2])], ['a', 'b']))).toBe('b: shard.index: shard 0/2 is given twice (also a)');
     expect(errorOf(() => mergeShards([shard(0, [0]), shard(1, [1])], ['a', 'b']))).toBe('a: cells: has 1 cells; shard 0/2 of 3 cells holds 2');
-    expect(errorOf(() => mergeShards([shard(0, [0, 2]), { ...shard(1, [1]), shard: { index: 1, count: 2, cells: 3, sweep: 'other' } }], ['a', 'b']))).toMatch(/^b: is a shard of another sweep/);
+    expect(errorOf(() => mergeShards([shard(0, [0, 2]), { ...shard(1, [1]), shard: { index: 1, count: 2, cells: 3, sweep: 'other', claimsRules: 2 } }], ['a', 'b']))).toMatch(/^b: is a shard of another sweep/);
+    // a shard whose verdicts were decided by claims rules version 1 (no claimsRules) is refused, not mixed
+    const { claimsRules: _, ...v1 } = shard(1, [1]).shard;
+    expect(errorOf(() => mergeShards([shard(0, [0, 2]), { ...shard(1, [1]), shard: v1 }], ['a', 'b']))).toBe(
+      'b: shard.claimsRules: its verdicts were decided by claims rules version 1, this build decides them by version 2 (docs/claims.md); rerun that shard, verdicts of two versions are never mixed',
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { quote } from '../core/config/fields';
 import { cellConfig, parseSweep } from '../core/sweep/cells';
+import { CLAIMS_RULES } from '../core/claims';
 import { mergeShards, shardCells, textDigest, type SweepOutput, type SweepShardOutput } from '../core/sweep/document';
 import type { Args } from './args';
 import { InputError } from './errors';
@@ -40,7 +41,7 @@ export async function sweepCommand(args: Args, threads: number, dist: URL): Prom
   for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
   if (!shard) return { version: 1, axes: sweep.axes, cells } satisfies SweepOutput;
   const digest = textDigest(JSON.stringify({ base: sweep.base, axes: sweep.axes }));
-  return { version: 1, axes: sweep.axes, shard: { index: shard.index, count: shard.count, cells: sweep.cells, sweep: digest }, cells } satisfies SweepShardOutput;
+  return { version: 1, axes: sweep.axes, shard: { index: shard.index, count: shard.count, cells: sweep.cells, sweep: digest, claimsRules: CLAIMS_RULES }, cells } satisfies SweepShardOutput;
 }
 
 export function mergeCommand(args: Args): SweepOutput {

@@ -1,7 +1,7 @@
 import { ConfigError, isRecord } from '../config/fields';
 import { mix32 } from '../rng';
 import type { ExperimentResult } from '../run/result';
-import type { Claim, Verdict } from '../claims';
+import { CLAIMS_RULES, type Claim, type Verdict } from '../claims';
 import type { Axis, AxisValue } from './schema';
 
 // The sweep's output (cli-contract.md "Sweep (JSON)"): per cell and algorithm the numbers of the
@@ -45,6 +45,11 @@ export interface ShardInfo {
   cells: number;
   /** Digest of the sweep document (base and axes), so shards of different sweeps are never merged. */
   sweep: string;
+  /**
+   * The claims rules version its verdicts were decided by (CLAIMS_RULES; absent in shards written
+   * before version 2): merge refuses shards of another version, so verdicts are never mixed.
+   */
+  claimsRules: number;
 }
 
 export interface SweepShardOutput extends SweepOutput {
@@ -125,6 +130,11 @@ function checkShard(d: unknown, name: string): SweepShardOutput {
   const int = (v: unknown, min: number) => typeof v === 'number' && Number.isInteger(v) && v >= min;
   if (!int(s.count, 1) || !int(s.index, 0) || (s.index as number) >= (s.count as number) || !int(s.cells, 1) || typeof s.sweep !== 'string')
     throw new ConfigError(`${name}: shard`, 'must be {"index": I, "count": N, "cells": C, "sweep": DIGEST} with 0 ≤ I < N, as sweep --shard writes it');
+  if (s.claimsRules !== CLAIMS_RULES)
+    throw new ConfigError(
+      `${name}: shard.claimsRules`,
+      `its verdicts were decided by claims rules version ${typeof s.claimsRules === 'number' ? s.claimsRules : 1}, this build decides them by version ${CLAIMS_RULES} (docs/claims.md); rerun that shard, verdicts of two versions are never mixed`,
+    );
   const doc = d as unknown as SweepShardOutput;
   doc.cells.forEach((c, j) => {
     const want = doc.shard.index + j * doc.shard.count;
