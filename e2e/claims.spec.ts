@@ -50,6 +50,9 @@ test('rules v2: the page and the CLI agree on every claim and on 4c (shared tabl
     if (i === 1) expect(cli.claims[1].verdict).toBe('not observed'); // J falls, J_γ does not
     await page.goto('about:blank');
     await page.goto(link);
+    // before the first iteration: no verdict but undecided or not testable, 4c included
+    for (const id of ['1', '2', '3', '4', '4c', '5'])
+      await expect(page.getByTestId(`verdict-claim-${id}`), `before a run, claim ${id}`).toHaveAttribute('data-verdict', /^(undecided|not-testable)$/);
     await runToEnd(page, i === 0 ? 500 : 60);
     for (let n = 1; n <= 5; n++) {
       const want = cli.claims.find((c) => c.claim === n)!.verdict;
