@@ -19,9 +19,16 @@ const base: KernelShape = { sampled: false, B: 2, G: 8, contexts: 2, V: 3, N: 3,
 const tokens: Partial<KernelShape> = { V: 2, N: 4, L: 2, T: 2, nodesPerContext: 15, offset: [0, 1, 3, 7, 15], S: 16 }; // two tokens per turn
 const MLPS = [null, { layers: [14, 16, 8, 3], activation: 'tanh' as const }, { layers: [14, 32, 3], activation: 'relu' as const }, { layers: [14, 3], activation: 'tanh' as const }];
 
-/** Every kernel shape: exact and sampled, per-turn rewards or not, one or two contexts, one or two tokens per turn, a table or an MLP of each kind. */
+/**
+ * Every kernel shape: exact and sampled, per-turn rewards or not, one or two contexts, one or two
+ * tokens per turn, a table or an MLP of each kind; and a table shared across two contexts, with and
+ * without J_γ recorded.
+ */
 function allShapes(): KernelShape[] {
   const out: KernelShape[] = [];
+  for (const sampled of [false, true])
+    for (const perTurn of [false, true])
+      for (const tok of [{}, tokens]) out.push({ ...base, ...tok, sampled, perTurn, gamma: perTurn ? 0.8 : 1, shared: true, discounted: perTurn });
   for (const sampled of [false, true])
     for (const perTurn of [false, true])
       for (const contexts of [1, 2])
@@ -169,10 +176,10 @@ describe.skipIf(!!skipWhy)(`the WebGPU kernel compiles with Tint (Dawn in Node)$
 
   it('every kernel shape compiles (exact and sampled, per-turn rewards, contexts, tokens per turn, tables and MLPs)', async () => {
     const shapes = allShapes();
-    expect(shapes.length).toBe(64);
+    expect(shapes.length).toBe(72);
     for (const s of shapes) {
       const errors = await compileErrors(kernelSource(s));
-      expect({ shape: { sampled: s.sampled, perTurn: s.perTurn, contexts: s.contexts, L: s.L, mlp: s.mlp }, errors: errors.slice(0, 3) }).toEqual({ shape: expect.anything(), errors: [] });
+      expect({ shape: { sampled: s.sampled, perTurn: s.perTurn, contexts: s.contexts, L: s.L, mlp: s.mlp, shared: s.shared }, errors: errors.slice(0, 3) }).toEqual({ shape: expect.anything(), errors: [] });
     }
   });
 
@@ -187,6 +194,8 @@ describe.skipIf(!!skipWhy)(`the WebGPU kernel compiles with Tint (Dawn in Node)$
     ['exact, per-turn rewards', { env: { preset: 'lock', gamma: 0.8, turnRewards: [[[0.1, 0, 0.05], [0.02, 0, 0, 0.2, 0, 0, 0, 0, 0.05]]] }, mode: 'exact' }],
     ['sampled, per-turn rewards, Bernoulli noise', { env: { preset: 'lock', gamma: 0.8, noise: { kind: 'bernoulli' }, turnRewards: [[[0.1, 0, 0.05], [0.02, 0, 0, 0.2, 0, 0, 0, 0, 0.05]]] }, mode: 'sampled' }],
     ['exact, two tokens per turn', { env: { preset: 'tokens' }, mode: 'exact' }],
+    ['exact, one table shared by two contexts, per-turn rewards (J_γ)', { env: { preset: 'two-prompts', gamma: 0.8, turnRewards: [[[0.1, 0, 0.05], [0, 0, 0, 0.2, 0, 0, 0, 0, 0]], [[0, 0.3, 0], [0, 0, 0, 0, 0, 0, 0, 0, 0.1]]] }, policy: { kind: 'tabular', shareContexts: true }, mode: 'exact' }],
+    ['sampled, one table shared by two contexts, Adam', { env: { preset: 'two-prompts' }, policy: { kind: 'tabular', shareContexts: true }, mode: 'sampled', optimizer: { kind: 'adam', lr: 0.05 } }],
     ['exact, MLP, Adam', { env: { preset: 'two-prompts' }, mode: 'exact', policy: { kind: 'mlp', hidden: [16, 8] }, optimizer: { kind: 'adam', lr: 0.01 } }],
     ['sampled, MLP relu', { env: { preset: 'lock' }, mode: 'sampled', policy: { kind: 'mlp', hidden: [32], activation: 'relu' } }],
   ];

@@ -143,6 +143,45 @@ describe('WebGPU executor: the host side', () => {
     shard.dispose();
   });
 
+  it('J_γ: recorded where the learners maximize it, iteration 0 on the host (hand-computed at the uniform policy)', async () => {
+    // 2 turns, V = 2: turn-1 rewards [0, 0.2] by first token, terminal [0, 1, 0, 0.5], γ = 0.5:
+    // J_γ per sequence = r_1 + γ·r_T = 0, 0.5, 0.2, 0.45 (mean 0.2875); J = 0, 1, 0.2, 0.7 (mean 0.475)
+    const env = { turns: 2, vocab: 2, tokensPerTurn: 1, rewards: [[0, 1, 0, 0.5]], turnRewards: [[[0, 0.2]]], gamma: 0.5 };
+    const exp = resolveConfig(config({ env, policy: { kind: 'tabular', initScale: 0 } }));
+    const shard = new WebGpuShard(exp, allRuns(exp), fakeDevice());
+    await shard.init();
+    for (const s of shard.series) {
+      expect(s.J[0]).toBeCloseTo(0.475, 12);
+      expect(s.Jgamma![0]).toBeCloseTo(0.2875, 12);
+    }
+    shard.dispose();
+    const plain = resolveConfig(config({ env: { ...env, gamma: 1 } })); // γ = 1: J_γ is J, nothing extra kept
+    const shard1 = new WebGpuShard(plain, allRuns(plain), fakeDevice());
+    await shard1.init();
+    expect(shard1.series[0]!.Jgamma).toBeUndefined();
+    shard1.dispose();
+  });
+
+  it('a table shared across contexts: one table of logits, one optimal path; iteration 0 is the CPU executor’s', async () => {
+    const cfg = config({ env: { preset: 'two-prompts' }, policy: { kind: 'tabular', initScale: 0.5, shareContexts: true } });
+    const exp = resolveConfig(cfg);
+    let code = '';
+    const device = fakeDevice();
+    const make = device.createShaderModule.bind(device);
+    device.createShaderModule = (d: GPUShaderModuleDescriptor) => ((code = d.code), make(d));
+    const shard = new WebGpuShard(exp, allRuns(exp), device);
+    await shard.init();
+    expect(code).toContain('const SHARED = true;');
+    expect(code).toContain('const PG = 13u;'); // one context's nodes: 1 + 3 + 9
+    expect(code).toContain('const G = 26u;'); // values and reach stay per context
+    const { CpuShard } = await import('../src/exec/cpu/shard');
+    const cpu = new CpuShard(resolveConfig({ ...cfg, executor: 'cpu' }), allRuns(exp));
+    expect(shard.series.map((s) => s.J[0])).toEqual(cpu.series.map((s) => s.J[0]));
+    expect(shard.series.map((s) => s.Jcontext[0]![0])).toEqual(cpu.series.map((s) => s.Jcontext[0]![0]));
+    expect(shard.Jstar).toBe(cpu.pb.opt.Jstar);
+    shard.dispose();
+  });
+
   it('the kernel source bakes in the shape; the scratch and record sizes follow it', () => {
     const shape = { sampled: false, B: 2, G: 8, contexts: 2, V: 3, N: 3, L: 1, T: 3, nodesPerContext: 13, offset: [0, 1, 4, 13], S: 27, gamma: 0.9, perTurn: false, mlp: null };
     const src = kernelSource(shape);

@@ -50,6 +50,8 @@ fn stepDisc(k: u32) -> f32 { return select(1.0, GAMMA, (k + 1u) % L == 0u); }
 
 const EXACT = /* wgsl */ `
 fn nodeOf(i: u32, k: u32) -> u32 { return itab[I_NODE + i * N + k]; }
+/** The context node of rollout i's token k (what values and the critic are indexed by): its policy node, in its own context's tree when the table is shared. */
+fn ctxNodeOf(i: u32, k: u32) -> u32 { return select(nodeOf(i, k), (i / S) * NP + nodeOf(i, k), SHARED); }
 fn tokOf(i: u32, k: u32) -> u32 { return itab[I_TOK + i * N + k]; }
 
 fn fillBatch() -> f32 {
@@ -95,6 +97,7 @@ fn fillBatch() -> f32 {
 
 const SAMPLED = /* wgsl */ `
 fn nodeOf(i: u32, k: u32) -> u32 { return u32(scr[sb + S_NODE + i * N + k]); }
+fn ctxNodeOf(i: u32, k: u32) -> u32 { return select(nodeOf(i, k), u32(scr[sb + S_CTXS + i / GS]) * NP + nodeOf(i, k), SHARED); }
 fn tokOf(i: u32, k: u32) -> u32 { return u32(scr[sb + S_TOK + i * N + k]); }
 
 /** The contexts of this batch into S_CTXS: all of them, or B drawn without replacement (partial Fisher–Yates). */
@@ -113,7 +116,7 @@ fn chooseContexts() {
 fn sampleTokens(i: u32, x: u32) -> u32 {
   var q = 0u;
   for (var k = 0u; k < N; k++) {
-    let g = x * NP + OFFSET[k] + q;
+    let g = rowOf(x, OFFSET[k] + q);
     let lz = scr[sb + S_LZO + g];
     let u = rand01();
     var a = 0u;
@@ -225,7 +228,7 @@ fn gaeAdvantages() {
       let p = N - 1u - pp;
       let d = stepDisc(p);
       for (var n = OFFSET[p]; n < OFFSET[p + 1u]; n++) {
-        let g = base + n;
+        let g = rowOf(x, n);
         let q = n - OFFSET[p];
         var v = 0.0;
         for (var a = 0u; a < V; a++) {
@@ -237,7 +240,7 @@ fn gaeAdvantages() {
             v += pa * (paid + d * scr[sb + S_VAL + base + OFFSET[p + 1u] + q * V + a]);
           }
         }
-        scr[sb + S_VAL + g] = v;
+        scr[sb + S_VAL + base + n] = v;
       }
     }
   }
@@ -245,10 +248,10 @@ fn gaeAdvantages() {
     for (var k = 0u; k < N; k++) {
       var q = tables[TERM0 + i];
       if (k < N - 1u) {
-        q = stepDisc(k) * scr[sb + S_VAL + nodeOf(i, k + 1u)];
+        q = stepDisc(k) * scr[sb + S_VAL + ctxNodeOf(i, k + 1u)];
         if (PER_TURN && (k + 1u) % L == 0u) { q += tables[TR0 + i * T + (k + 1u) / L - 1u]; }
       }
-      scr[sb + S_ADVT + i * N + k] = q - scr[sb + S_VAL + nodeOf(i, k)];
+      scr[sb + S_ADVT + i * N + k] = q - scr[sb + S_VAL + ctxNodeOf(i, k)];
     }
   }
 }
@@ -293,7 +296,7 @@ fn gaeAdvantages() {
     for (var kk = 0u; kk < N; kk++) {
       let k = N - 1u - kk;
       let d = stepDisc(k);
-      let v = scr[sb + S_VAL + nodeOf(i, k)];
+      let v = scr[sb + S_VAL + ctxNodeOf(i, k)];
       var r = 0.0;
       if (k == N - 1u) { r = scr[sb + S_TERM + i]; }
       else if (PER_TURN && (k + 1u) % L == 0u) { r = scr[sb + S_TRW + i * T + (k + 1u) / L - 1u]; }
@@ -347,9 +350,9 @@ fn criticStep() {
   if (code(A_ADV) != ADV_GAE) { return; }
   var lr = algo(A_CRITIC_LR);
   if (lr < 0.0) { lr = algo(A_LR); }
-  for (var j = 0u; j < RS * N; j++) { scr[sb + S_CG + u32(scr[sb + S_NODE + j])] = 0.0; }
+  for (var j = 0u; j < RS * N; j++) { scr[sb + S_CG + ctxNodeOf(j / N, j % N)] = 0.0; }
   for (var j = 0u; j < RS * N; j++) {
-    let g = u32(scr[sb + S_NODE + j]);
+    let g = ctxNodeOf(j / N, j % N); // the critic sees the context, even when the policy's table is shared
     scr[sb + S_CG + g] += (scr[sb + S_VAL + g] - scr[sb + S_TGT + j]) / f32(RS);
   }
   for (var g = 0u; g < G; g++) { scr[sb + S_VAL + g] -= lr * scr[sb + S_CG + g]; scr[sb + S_CG + g] = 0.0; }

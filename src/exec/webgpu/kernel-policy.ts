@@ -21,10 +21,12 @@ fn logNorm(g: u32) -> f32 {
 }
 /** logZ at the nodes of positions [p0, p1) of every context. */
 fn refreshLogZ(p0: u32, p1: u32) {
-${s.mlp ? '  mlpRefresh(p0, p1); // the MLP: first the logits there, if a step moved the weights since\n' : ''}  for (var x = 0u; x < C; x++) {
+${s.mlp ? '  mlpRefresh(p0, p1); // the MLP: first the logits there, if a step moved the weights since\n' : ''}  for (var x = 0u; x < CP; x++) {
     for (var n = OFFSET[p0]; n < OFFSET[p1]; n++) { let g = x * NP + n; scr[sb + S_LZ + g] = logNorm(g); }
   }
 }
+/** The policy's node (its row of logits) of context x's local node n: the context's own, or the one shared table's. */
+fn rowOf(x: u32, n: u32) -> u32 { return select(x, 0u, SHARED) * NP + n; }
 fn prob(g: u32, a: u32) -> f32 { return exp(theta[lb + g * V + a] - scr[sb + S_LZ + g]); }
 fn logpOld(i: u32, k: u32) -> f32 {
   let g = nodeOf(i, k);
@@ -43,7 +45,7 @@ fn addGrad(g: u32, a: u32, c: f32) {
 }
 /** g[n,·] −= gsum[n]·π(·|n) at positions [p0, p1); clears gsum there. */
 fn finishGradient(p0: u32, p1: u32) {
-  for (var x = 0u; x < C; x++) {
+  for (var x = 0u; x < CP; x++) {
     for (var n = OFFSET[p0]; n < OFFSET[p1]; n++) {
       let g = x * NP + n;
       let s = scr[sb + S_GSUM + g];
@@ -56,7 +58,7 @@ fn finishGradient(p0: u32, p1: u32) {
 }
 fn clearGradient() {
   for (var j = 0u; j < P; j++) { scr[sb + S_GRAD + j] = 0.0; }
-  for (var g = 0u; g < G; g++) { scr[sb + S_GSUM + g] = 0.0; }
+  for (var g = 0u; g < PG; g++) { scr[sb + S_GSUM + g] = 0.0; }
 }
 /** Adam's moments at m[mi], v[vi] after gradient gr, and the parameter at theta[ti] moved up (bias corrections c1, c2). */
 fn adamMove(mi: u32, vi: u32, ti: u32, gr: f32, lr: f32, c1: f32, c2: f32) {
@@ -83,7 +85,7 @@ fn optimizerStep(turn: u32, p0: u32, p1: u32) {
 }
 fn sgdStep(p0: u32, p1: u32) {
   let lr = algo(A_LR);
-  for (var x = 0u; x < C; x++) {
+  for (var x = 0u; x < CP; x++) {
     for (var j = (x * NP + OFFSET[p0]) * V; j < (x * NP + OFFSET[p1]) * V; j++) {
       theta[lb + j] += lr * scr[sb + S_GRAD + j];
       scr[sb + S_GRAD + j] = 0.0;
@@ -95,7 +97,7 @@ fn adamStep(turn: u32) {
   let lr = algo(A_LR);
   let mb = run * ADAMW;
   for (var t = 0u; t < T; t++) { if (turn == T || t == turn) { adam[mb + AD_K + t] += 1.0; } }
-  for (var x = 0u; x < C; x++) {
+  for (var x = 0u; x < CP; x++) {
     for (var t = 0u; t < T; t++) {
       if (turn != T && t != turn) { continue; }
       let k = adam[mb + AD_K + t];

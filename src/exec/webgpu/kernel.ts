@@ -58,6 +58,7 @@ function header(s: KernelShape): string {
 const TOFF = ${u32Array(turnTables.length ? turnTables : [0])};
 const OFFSET = ${u32Array(s.offset)};
 const PER_TURN = ${s.perTurn}; const SAMPLED = ${s.sampled}; const GAMMA = ${wgslFloat(s.gamma)};
+const SHARED = ${!!s.shared}; const DISCOUNTED = ${!!s.discounted};
 const NORM_EPS = 1e-6; const B1 = 0.9; const B2 = 0.999; const ADAM_EPS = 1e-8;
 `;
 }
@@ -121,7 +122,7 @@ function iterationSource(s: KernelShape): string {
 fn snapshotOld() {
   for (var j = 0u; j < P; j++) { scr[sb + S_OLD + j] = theta[lb + j]; }
   refreshLogZ(0u, N);
-  for (var g = 0u; g < G; g++) { scr[sb + S_LZO + g] = scr[sb + S_LZ + g]; }
+  for (var g = 0u; g < PG; g++) { scr[sb + S_LZO + g] = scr[sb + S_LZ + g]; }
 }
 /** Clears the gradient with respect to the logits (and the MLP's weights). */
 fn clearPolicyGradient() {

@@ -34,6 +34,10 @@ export interface KernelShape {
   mlp: MlpKernelShape | null;
   /** Invocations (runs) per workgroup: workgroupSize(runs); 64 when not given. */
   workgroup?: number;
+  /** One table for every context (policy.shareContexts): logits per (position, prefix) only; values, rewards and the critic stay per context. */
+  shared?: boolean;
+  /** Record J_γ too (usesDiscountedObjective: γ < 1 and per-turn rewards). */
+  discounted?: boolean;
 }
 
 /** A run of consecutive words in a buffer: its WGSL name (the offset's constant) and its size for a shape. */
@@ -43,10 +47,14 @@ export interface Section {
   what: string;
 }
 
-/** Decision nodes of every context (each context its own copy of the tree). */
+/** Decision nodes of every context (each context its own copy of the tree): what values, reach and the critic are indexed by. */
 export const nodeCount = (s: KernelShape) => s.contexts * s.nodesPerContext;
+/** Contexts with a table of their own: every one, or one table for all (shared). */
+export const tableContexts = (s: KernelShape) => (s.shared ? 1 : s.contexts);
+/** Nodes with logits of their own: the policy's rows. */
+export const paramNodes = (s: KernelShape) => tableContexts(s) * s.nodesPerContext;
 /** Logits of the tabular table (or, with an MLP, the node logits it keeps current). */
-export const logitWords = (s: KernelShape) => nodeCount(s) * s.V;
+export const logitWords = (s: KernelShape) => paramNodes(s) * s.V;
 /** Rollouts of one iteration's batch: B·G sampled, or every sequence of every context. */
 export const rollouts = (s: Pick<KernelShape, 'sampled' | 'B' | 'G' | 'contexts' | 'S'>) => (s.sampled ? s.B * s.G : s.contexts * s.S);
 /** Rollouts listed in the integer tables: exact mode's enumeration, none when sampled. */
@@ -74,14 +82,15 @@ export const TABLES: readonly Section[] = [
   { name: 'TT0', words: (s) => s.contexts * turnTableOffsets(s).total, what: 'per context, the turn rewards t < T − 1 by prefix (TOFF)' },
   { name: 'TG0', words: exactTurns, what: 'exact mode with per-turn rewards: every sequence’s rewards-to-go G_t' },
   { name: 'TR0', words: exactTurns, what: 'exact mode with per-turn rewards: every sequence’s mean reward by turn' },
+  { name: 'JG0', words: (s) => (s.discounted ? s.contexts * s.S : 0), what: 'with J_γ recorded: every sequence’s discounted return Σ_t γ^(t−1)·r_t' },
 ];
 
 /** `itab` (u32): the tree, read only. */
 export const ITAB: readonly Section[] = [
   { name: 'I_NODE', words: (s) => enumerated(s) * s.N, what: 'exact mode: the node of every rollout’s token k' },
   { name: 'I_TOK', words: (s) => enumerated(s) * s.N, what: 'exact mode: the token' },
-  { name: 'I_OPT', words: logitWords, what: '1 where a token is optimal at its node' },
-  { name: 'I_PATH', words: (s) => s.contexts * s.N, what: 'per context, the nodes of the optimal path' },
+  { name: 'I_OPT', words: logitWords, what: '1 where a token is optimal at its node (shared: on the context-weighted mean table)' },
+  { name: 'I_PATH', words: (s) => tableContexts(s) * s.N, what: 'per table, the nodes of the optimal path' },
   { name: 'I_ACTIVE', words: (s) => (s.mlp ? nodeCount(s) * (s.N + 2) : 0), what: 'the MLP: every node’s N + 2 active inputs' },
 ];
 
@@ -89,9 +98,9 @@ export const ITAB: readonly Section[] = [
 export const SCRATCH: readonly Section[] = [
   { name: 'S_OLD', words: logitWords, what: 'θ_old' },
   { name: 'S_GRAD', words: logitWords, what: 'the gradient with respect to the logits' },
-  { name: 'S_LZ', words: nodeCount, what: 'log Z per node at θ' },
-  { name: 'S_LZO', words: nodeCount, what: 'log Z per node at θ_old' },
-  { name: 'S_GSUM', words: nodeCount, what: 'Σ of the gradient coefficients per node (then the KL per node)' },
+  { name: 'S_LZ', words: paramNodes, what: 'log Z per node at θ' },
+  { name: 'S_LZO', words: paramNodes, what: 'log Z per node at θ_old' },
+  { name: 'S_GSUM', words: paramNodes, what: 'Σ of the gradient coefficients per node (then the KL per node)' },
   { name: 'S_REACH', words: nodeCount, what: 'the probability of reaching each node' },
   { name: 'S_W', words: rollouts, what: 'each rollout’s weight w_i' },
   { name: 'S_ADV', words: rollouts, what: 'its advantage Â_i' },
@@ -141,6 +150,7 @@ export const RECORD: readonly Section[] = [
   { name: 'R_H', words: () => 1, what: 'entropy' },
   { name: 'R_POPT', words: (s) => s.T, what: 'P(optimal token) per turn' },
   { name: 'R_JCTX', words: (s) => (s.contexts > 1 ? s.contexts : 0), what: 'J per context' },
+  { name: 'R_JG', words: (s) => (s.discounted ? 1 : 0), what: 'J_γ, the discounted return the learners maximize' },
 ];
 
 export interface Placement {
@@ -263,7 +273,7 @@ export function layoutConstants(s: KernelShape): Map<string, number> {
     out.set(name, v);
   };
   const G = nodeCount(s);
-  const shape: [string, number][] = [['C', s.contexts], ['V', s.V], ['N', s.N], ['L', s.L], ['T', s.T], ['NP', s.nodesPerContext], ['G', G], ['P', logitWords(s)], ['S', s.S], ['RS', rollouts(s)], ['CS', s.contexts * s.S], ['TTS', turnTableOffsets(s).total], ['B', s.B], ['GS', s.G]];
+  const shape: [string, number][] = [['C', s.contexts], ['V', s.V], ['N', s.N], ['L', s.L], ['T', s.T], ['NP', s.nodesPerContext], ['G', G], ['CP', tableContexts(s)], ['PG', paramNodes(s)], ['P', logitWords(s)], ['S', s.S], ['RS', rollouts(s)], ['CS', s.contexts * s.S], ['TTS', turnTableOffsets(s).total], ['B', s.B], ['GS', s.G]];
   for (const [name, v] of shape) put(name, v);
   const lay = kernelLayout(s);
   for (const [block, p] of Object.entries(lay) as [string, Placement][]) {

@@ -1,3 +1,4 @@
+import { discountedReturns } from '../../core/env/discounted';
 import { evaluatePolicy, softmaxTable } from '../../core/env/exact';
 import { noiseVariance } from '../../core/env/types';
 import { NOISE_KINDS } from '../../core/options';
@@ -38,6 +39,7 @@ export function packTables(pb: Problem, s: KernelShape): Float32Array {
     out.set(pb.enumeration.togo, at.TG0!);
     out.set(pb.enumeration.turnReward, at.TR0!);
   }
+  if (s.discounted) discountedReturns(env).forEach((g, x) => out.set(g, at.JG0! + x * tree.sequences));
   return out;
 }
 
@@ -52,7 +54,7 @@ export function packItab(pb: Problem, s: KernelShape): Uint32Array {
     out.set(pb.enumeration.tok, at.I_TOK!);
   }
   for (let j = 0; j < pb.params; j++) out[at.I_OPT! + j] = pb.opt.optimal[j] ? 1 : 0;
-  for (let x = 0; x < env.contexts; x++) out.set(pb.opt.path[x]!, at.I_PATH! + x * tree.N);
+  pb.opt.path.forEach((path, x) => out.set(path, at.I_PATH! + x * tree.N)); // one path per table (shared: one)
   return out;
 }
 
@@ -68,10 +70,15 @@ export function packRunInfo(seed: number, specs: readonly RunSpec[]): Uint32Arra
 
 /**
  * Every run's initial θ from the host's seeded streams (the CPU executor's logits, the tensor
- * executor's MLP weights), so iteration 0 is the same on every executor; `evaluated(r, value)`
- * gets each run's initial policy evaluated in float64.
+ * executor's MLP weights), so iteration 0 is the same on every executor; `evaluated(r, value, Jγ)`
+ * gets each run's initial policy evaluated in float64 (J_γ: NaN unless s.discounted).
  */
-export function initialParameters(pb: Problem, s: KernelShape, specs: readonly RunSpec[], evaluated: (r: number, value: ReturnType<typeof evaluatePolicy>) => void): Float32Array {
+export function initialParameters(
+  pb: Problem,
+  s: KernelShape,
+  specs: readonly RunSpec[],
+  evaluated: (r: number, value: ReturnType<typeof evaluatePolicy>, Jgamma: number) => void,
+): Float32Array {
   const { tree, env, exp } = pb;
   const lay = kernelLayout(s).theta;
   const TH = thetaWords(s);
@@ -83,6 +90,8 @@ export function initialParameters(pb: Problem, s: KernelShape, specs: readonly R
   const logZ = new Float64Array(pb.nodes);
   const scratch = { reach: new Float64Array(pb.nodes), leafProb: null as Float64Array | null };
   const value = { J: 0, entropy: 0, optimalProb: new Float64Array(tree.T), Jcontext: undefined as Float64Array | undefined };
+  // J_γ is J on the table of discounted returns
+  const discountedEnv = s.discounted ? { ...env, returns: discountedReturns(env) } : null;
   specs.forEach((sp, r) => {
     if (mlp) {
       const weights = initialMlp(mlp, exp.seed, sp.seedIndex, exp.policy.initScale);
@@ -95,7 +104,8 @@ export function initialParameters(pb: Problem, s: KernelShape, specs: readonly R
     } else initialTheta(pb, sp.seedIndex, theta64);
     theta.set(theta64, r * TH + lay.at.TH_LOGITS!);
     softmaxTable(theta64, tree.V, probs, logZ);
-    evaluated(r, evaluatePolicy(env, tree, pb.opt, probs, scratch as never, value as never));
+    const Jgamma = discountedEnv ? evaluatePolicy(discountedEnv, tree, pb.opt, probs, scratch as never, value as never).J : NaN;
+    evaluated(r, evaluatePolicy(env, tree, pb.opt, probs, scratch as never, value as never), Jgamma);
   });
   return theta;
 }

@@ -1,5 +1,6 @@
 import type { Experiment } from '../../core/config/resolve';
 import { mlpInputSize } from '../../core/config/resolve';
+import { usesDiscountedObjective } from '../../core/env/discounted';
 import { applyScheduled } from '../../core/run/changes';
 import type { RunSpec } from '../../core/run/partition';
 import { makeRunSeries, recordEvaluation, recordUpdate, type RunSeries } from '../../core/run/series';
@@ -14,6 +15,11 @@ import { initialParameters, packItab, packRunInfo, packTables } from './pack';
 // RunSeries as the other executors. Initial logits (tabular) or weights (the shared MLP) come from
 // the host's seeded streams (the CPU executor's, the tensor executor's), so iteration 0 is the same
 // everywhere. What it runs: core/config/webgpu-support.ts.
+
+/** J_γ at iteration k, where the series keeps it (γ < 1 and per-turn rewards). */
+function recordJgamma(s: RunSeries, k: number, Jgamma: number): void {
+  if (s.Jgamma) s.Jgamma[k] = Jgamma;
+}
 
 /** Iterations per dispatch at most (the records buffer holds this many). */
 export const MAX_K = 64;
@@ -75,6 +81,8 @@ export class WebGpuShard {
       perTurn: exp.env.turnRewards !== null,
       workgroup: workgroupSize(specs.length),
       mlp: exp.policy.kind === 'mlp' ? { layers: [mlpInputSize(exp.env), ...exp.policy.hidden, tree.V], activation: exp.policy.activation } : null,
+      shared: this.pb.shared,
+      discounted: usesDiscountedObjective(exp.env),
     };
     this.Jstar = this.pb.opt.Jstar;
     this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex, every));
@@ -90,7 +98,10 @@ export class WebGpuShard {
     const { pb, shape, specs } = this;
     const tables = packTables(pb, shape);
     const itab = packItab(pb, shape);
-    const theta = initialParameters(pb, shape, specs, (r, v) => recordEvaluation(this.series[r]!, this.diverged[r]!, 0, v));
+    const theta = initialParameters(pb, shape, specs, (r, v, Jgamma) => {
+      recordEvaluation(this.series[r]!, this.diverged[r]!, 0, v);
+      recordJgamma(this.series[r]!, 0, Jgamma);
+    });
     if (this.snapshot) {
       this.snapshotTheta = theta.slice();
       this.snapshotAdam = this.adamOn ? new Float32Array(adamWords(shape) * specs.length) : null;
@@ -253,6 +264,7 @@ export class WebGpuShard {
           Jcontext: C > 1 ? out.subarray(o + at.R_JCTX!, o + at.R_JCTX! + C) : undefined,
         };
         recordEvaluation(s, run, kk + 1, v);
+        if (at.R_JG! < REC) recordJgamma(s, kk + 1, out[o + at.R_JG!]!);
       }
     }
   }
