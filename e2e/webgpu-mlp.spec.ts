@@ -3,7 +3,7 @@ import { resolveConfig } from '../src/core/config/resolve';
 import { runTensorInNode } from '../src/exec/tensor/node-run';
 import { finalStats, maxSeriesDiff, watchProblems, webgpuPageResult } from './helpers';
 
-// The shared MLP on the WebGPU executor (issue 19) on SwiftShader, against the tensor executor (the
+// The shared MLP on the WebGPU executor on SwiftShader, against the tensor executor (the
 // MLP's reference, tfjs in float32, run here in Node on wasm) for the same config and initial
 // weights: exact mode within 1e-4 on every J of every run and iteration (or within the reference's
 // own spread across its backends, below); sampled mode (each executor its own random streams) within

@@ -4,7 +4,7 @@ import { resolveConfig } from '../src/core/config/resolve';
 import { inThisThread, runOnCpu } from '../src/exec/cpu/run-experiment';
 import { finalStats, maxSeriesDiff, watchProblems, webgpuPageResult } from './helpers';
 
-// The WebGPU executor (issue 19) on SwiftShader: exact mode, every rule and option it runs, against
+// The WebGPU executor on SwiftShader: exact mode, every rule and option it runs, against
 // the CPU executor's float64 numbers for the same config (run here in Node: the CPU executor gives
 // the same numbers in every engine). Every J of every run and iteration within 1e-4.
 
