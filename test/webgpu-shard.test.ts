@@ -182,6 +182,22 @@ describe('WebGPU executor: the host side', () => {
     shard.dispose();
   });
 
+  it('a run’s snapshot, cut where the layout puts it, is the CPU executor’s logits and an Adam block of m, v and a step count per turn', async () => {
+    const cfg = config({ env: { preset: 'two-prompts' }, policy: { kind: 'tabular', initScale: 0.5 }, optimizer: { kind: 'adam', lr: 0.05 } });
+    const exp = resolveConfig(cfg);
+    const shard = new WebGpuShard(exp, allRuns(exp), fakeDevice(), 1, true);
+    await shard.init();
+    const { CpuShard } = await import('../src/exec/cpu/shard');
+    const cpu = new CpuShard(resolveConfig({ ...cfg, executor: 'cpu' }), allRuns(exp));
+    const snap = shard.runSnapshot(3);
+    expect(snap.logits.length).toBe(cpu.pb.params);
+    expect([...snap.logits]).toEqual([...Float32Array.from(cpu.runs[3]!.theta)]);
+    expect(snap.adam!.m.length).toBe(cpu.pb.params);
+    expect(snap.adam!.v.length).toBe(cpu.pb.params);
+    expect(snap.adam!.steps.length).toBe(3);
+    shard.dispose();
+  });
+
   it('the kernel source bakes in the shape; the scratch and record sizes follow it', () => {
     const shape = { sampled: false, B: 2, G: 8, contexts: 2, V: 3, N: 3, L: 1, T: 3, nodesPerContext: 13, offset: [0, 1, 4, 13], S: 27, gamma: 0.9, perTurn: false, mlp: null };
     const src = kernelSource(shape);

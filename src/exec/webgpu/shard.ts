@@ -269,6 +269,21 @@ export class WebGpuShard {
     }
   }
 
+  /**
+   * Run r's table of logits and Adam state (m, v, step counts per turn) in the last snapshot, cut
+   * where the layout puts them: what the CPU executor takes over after a lost device. Tabular only.
+   */
+  runSnapshot(r: number): { logits: Float32Array; adam: { m: Float32Array; v: Float32Array; steps: Float32Array } | null } {
+    const lay = kernelLayout(this.shape);
+    const th = r * lay.theta.total;
+    const logits = this.snapshotTheta!.subarray(th + lay.theta.at.TH_LOGITS!, th + lay.theta.at.TH_W!);
+    const a = this.snapshotAdam;
+    if (!a) return { logits, adam: null };
+    const o = r * lay.adam.total;
+    const { AD_M, AD_V, AD_K } = lay.adam.at;
+    return { logits, adam: { m: a.subarray(o + AD_M!, o + AD_V!), v: a.subarray(o + AD_V!, o + AD_K!), steps: a.subarray(o + AD_K!, o + lay.adam.total) } };
+  }
+
   /** Destroy every GPU buffer (the device is the caller's). */
   dispose(): void {
     if (this.disposed) return;
