@@ -70,15 +70,10 @@ export function packRunInfo(seed: number, specs: readonly RunSpec[]): Uint32Arra
 
 /**
  * Every run's initial θ from the host's seeded streams (the CPU executor's logits, the tensor
- * executor's MLP weights), so iteration 0 is the same on every executor; `evaluated(r, value, Jγ)`
- * gets each run's initial policy evaluated in float64 (J_γ: NaN unless s.discounted).
+ * executor's MLP weights), so iteration 0 is the same on every executor; `evaluated(r, value)`
+ * gets each run's initial policy evaluated in float64 (J_γ too where it is the objective).
  */
-export function initialParameters(
-  pb: Problem,
-  s: KernelShape,
-  specs: readonly RunSpec[],
-  evaluated: (r: number, value: ReturnType<typeof evaluatePolicy>, Jgamma: number) => void,
-): Float32Array {
+export function initialParameters(pb: Problem, s: KernelShape, specs: readonly RunSpec[], evaluated: (r: number, value: ReturnType<typeof evaluatePolicy>) => void): Float32Array {
   const { tree, env, exp } = pb;
   const lay = kernelLayout(s).theta;
   const TH = thetaWords(s);
@@ -90,8 +85,6 @@ export function initialParameters(
   const logZ = new Float64Array(pb.nodes);
   const scratch = { reach: new Float64Array(pb.nodes), leafProb: null as Float64Array | null };
   const value = { J: 0, entropy: 0, optimalProb: new Float64Array(tree.T), Jcontext: undefined as Float64Array | undefined };
-  // J_γ is J on the table of discounted returns
-  const discountedEnv = s.discounted ? { ...env, returns: discountedReturns(env) } : null;
   specs.forEach((sp, r) => {
     if (mlp) {
       const weights = initialMlp(mlp, exp.seed, sp.seedIndex, exp.policy.initScale);
@@ -104,8 +97,7 @@ export function initialParameters(
     } else initialTheta(pb, sp.seedIndex, theta64);
     theta.set(theta64, r * TH + lay.at.TH_LOGITS!);
     softmaxTable(theta64, tree.V, probs, logZ);
-    const Jgamma = discountedEnv ? evaluatePolicy(discountedEnv, tree, pb.opt, probs, scratch as never, value as never).J : NaN;
-    evaluated(r, evaluatePolicy(env, tree, pb.opt, probs, scratch as never, value as never), Jgamma);
+    evaluated(r, evaluatePolicy(env, tree, pb.opt, probs, scratch as never, value as never));
   });
   return theta;
 }

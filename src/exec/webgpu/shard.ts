@@ -16,11 +16,6 @@ import { initialParameters, packItab, packRunInfo, packTables } from './pack';
 // the host's seeded streams (the CPU executor's, the tensor executor's), so iteration 0 is the same
 // everywhere. What it runs: core/config/webgpu-support.ts.
 
-/** J_γ at iteration k, where the series keeps it (γ < 1 and per-turn rewards). */
-function recordJgamma(s: RunSeries, k: number, Jgamma: number): void {
-  if (s.Jgamma) s.Jgamma[k] = Jgamma;
-}
-
 /** Iterations per dispatch at most (the records buffer holds this many). */
 export const MAX_K = 64;
 /** The time one dispatch aims at: well under a browser's GPU watchdog, and short enough for Pause to feel immediate. */
@@ -98,10 +93,7 @@ export class WebGpuShard {
     const { pb, shape, specs } = this;
     const tables = packTables(pb, shape);
     const itab = packItab(pb, shape);
-    const theta = initialParameters(pb, shape, specs, (r, v, Jgamma) => {
-      recordEvaluation(this.series[r]!, this.diverged[r]!, 0, v);
-      recordJgamma(this.series[r]!, 0, Jgamma);
-    });
+    const theta = initialParameters(pb, shape, specs, (r, v) => recordEvaluation(this.series[r]!, this.diverged[r]!, 0, v));
     if (this.snapshot) {
       this.snapshotTheta = theta.slice();
       this.snapshotAdam = this.adamOn ? new Float32Array(adamWords(shape) * specs.length) : null;
@@ -262,9 +254,9 @@ export class WebGpuShard {
           entropy: out[o + at.R_H!]!,
           optimalProb: out.subarray(o + at.R_POPT!, o + at.R_POPT! + T),
           Jcontext: C > 1 ? out.subarray(o + at.R_JCTX!, o + at.R_JCTX! + C) : undefined,
+          Jgamma: this.shape.discounted ? out[o + at.R_JG!]! : undefined,
         };
         recordEvaluation(s, run, kk + 1, v);
-        if (at.R_JG! < REC) recordJgamma(s, kk + 1, out[o + at.R_JG!]!);
       }
     }
   }
