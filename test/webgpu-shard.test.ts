@@ -154,6 +154,8 @@ describe('WebGPU executor: the host side', () => {
       expect(s.J[0]).toBeCloseTo(0.475, 12);
       expect(s.Jgamma![0]).toBeCloseTo(0.2875, 12);
     }
+    await shard.step(1); // the stand-in device reads back zeros: J_γ comes from the record (NaN if it were not read)
+    expect(shard.series[0]!.Jgamma![1]).toBe(0);
     shard.dispose();
     const plain = resolveConfig(config({ env: { ...env, gamma: 1 } })); // γ = 1: J_γ is J, nothing extra kept
     const shard1 = new WebGpuShard(plain, allRuns(plain), fakeDevice());
