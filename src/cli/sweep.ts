@@ -1,10 +1,12 @@
 import { quote } from '../core/config/fields';
-import { cellConfig, parseSweep } from '../core/sweep/cells';
+import { cellConfig, parseSweep, type Sweep } from '../core/sweep/cells';
 import { mergeShards, shardCells, textDigest, type SweepOutput, type SweepShardOutput } from '../core/sweep/document';
 import type { Args } from './args';
 import { InputError } from './errors';
 import { readJson, showPath } from './inputs';
 import { progressBar } from './progress';
+import { openJournal } from './sweep-journal';
+import { withInterrupts, writeJsonAtomically } from './sweep-out';
 import { runSweepCellsInNode } from './sweep-run';
 
 // `seeupo-explorer sweep SWEEP.json [--shard I/N] [--cell K]` and `seeupo-explorer merge SHARD.json ...`
@@ -19,28 +21,73 @@ export function parseShard(value: string): { index: number; count: number } {
   return { index, count };
 }
 
+/** The digest shards and journals carry: the sweep document (base and axes) it was run from. */
+export const sweepDigest = (sweep: Sweep) => textDigest(JSON.stringify({ base: sweep.base, axes: sweep.axes }));
+
+/** Runs·iterations of a journalled sweep's batch (batch.ts planJobs): a few seconds of one thread, the most an interrupt loses. */
+export const JOURNAL_BATCH_RUN_ITERATIONS = 1 << 18;
+
+/**
+ * Runs the sweep (or prints a cell's config). Returns the document to print on stdout, or null
+ * when it has written --out itself: with --out the sweep is a durable job (sweep-journal.ts),
+ * each finished cell journalled beside FILE, SIGINT/SIGTERM leave the journal whole, and FILE is
+ * written atomically (sweep-out.ts) before the journal is removed.
+ */
 export async function sweepCommand(args: Args, threads: number, dist: URL): Promise<unknown> {
-  if (!args.file) throw new InputError('sweep: give the sweep file: seeupo-explorer sweep SWEEP.json [--shard I/N] [--out FILE]');
+  if (!args.file) throw new InputError('sweep: give the sweep file: seeupo-explorer sweep SWEEP.json [--shard I/N] [--out FILE] [--resume]');
   if (args.cell !== undefined && args.shard !== undefined) throw new InputError('sweep: give --cell K (print one cell\'s config) or --shard I/N (run a share of the cells), not both');
+  if (args.cell !== undefined && args.resume) throw new InputError('--resume: continues a sweep run with --out; --cell K only prints a config');
+  if (args.resume && args.out === undefined) throw new InputError('--resume: give --out FILE too: the journal it continues is FILE.journal, beside the output');
   const shard = args.shard === undefined ? null : parseShard(args.shard);
-  const sweep = parseSweep(readJson(args.file));
   if (args.cell !== undefined) {
     const k = /^[0-9]{1,5}$/.test(args.cell) ? Number(args.cell) : NaN;
+    // the cell index is checked against the axes alone, and only that cell is resolved
+    const sweep = parseSweep(readJson(args.file), { resolve: Number.isInteger(k) ? k : -1 });
     if (!(k < sweep.cells)) throw new InputError(`--cell: must be a cell index from 0 to ${sweep.cells - 1} (the sweep has ${sweep.cells} cells), got ${quote(args.cell)}`);
     return cellConfig(sweep, k);
   }
+  const sweep = parseSweep(readJson(args.file));
+  const mine = shardCells(sweep.cells, shard);
+  const out = args.out;
+  const journal =
+    out === undefined
+      ? null
+      : openJournal(out, { journal: 1, sweep: sweepDigest(sweep), shard: shard ? `${shard.index}/${shard.count}` : null, cells: sweep.cells }, sweep.axes, (c) => (shard ? c % shard.count === shard.index : true), args.resume);
+  const have = new Set(journal?.done.map((c) => c.index));
+  const todo = mine.filter((c) => !have.has(c));
+  let finished = have.size;
   const bar = progressBar(process.stderr, shard ? `sweep ${shard.index}/${shard.count}` : 'sweep');
-  const { cells, warnings } = await runSweepCellsInNode(sweep, shardCells(sweep.cells, shard), {
-    threads,
-    workers: threads > 1 ? dist : null,
-    shard,
-    onProgress: (done, total) => bar.update({ iteration: done, total, latest: [] }),
-  });
-  bar.end();
-  for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
-  if (!shard) return { version: 1, axes: sweep.axes, cells } satisfies SweepOutput;
-  const digest = textDigest(JSON.stringify({ base: sweep.base, axes: sweep.axes }));
-  return { version: 1, axes: sweep.axes, shard: { index: shard.index, count: shard.count, cells: sweep.cells, sweep: digest }, cells } satisfies SweepShardOutput;
+  const run = () =>
+    runSweepCellsInNode(sweep, todo, {
+      threads,
+      workers: threads > 1 ? dist : null,
+      shard,
+      onProgress: (done, total) => bar.update({ iteration: done, total, latest: [] }),
+      onCell: journal
+        ? (cell) => {
+            journal.append(cell);
+            finished++;
+          }
+        : undefined,
+      maxBatchRunIterations: journal ? JOURNAL_BATCH_RUN_ITERATIONS : undefined,
+    });
+  const stopped = () =>
+    `${finished} of ${mine.length} cells are in the journal ${showPath(journal!.path)}; run the same command with --resume to finish (only the missing cells run)`;
+  try {
+    const { cells, warnings } = journal ? await withInterrupts(stopped, run) : await run();
+    bar.end();
+    for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
+    const all = [...(journal?.done ?? []), ...cells].sort((a, b) => a.index - b.index);
+    const doc = shard
+      ? ({ version: 1, axes: sweep.axes, shard: { index: shard.index, count: shard.count, cells: sweep.cells, sweep: sweepDigest(sweep) }, cells: all } satisfies SweepShardOutput)
+      : ({ version: 1, axes: sweep.axes, cells: all } satisfies SweepOutput);
+    if (!journal) return doc;
+    await withInterrupts(stopped, () => writeJsonAtomically(doc, out!));
+    journal.remove();
+    return null;
+  } finally {
+    journal?.close();
+  }
 }
 
 export function mergeCommand(args: Args): SweepOutput {
