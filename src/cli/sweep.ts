@@ -1,11 +1,13 @@
 import { quote } from '../core/config/fields';
 import { cellConfig, parseSweep, type Sweep } from '../core/sweep/cells';
-import { mergeShards, shardCells, textDigest, type SweepOutput, type SweepShardOutput } from '../core/sweep/document';
+import { mergeShards, shardCells, textDigest, type SweepCell, type SweepOutput, type SweepShardOutput } from '../core/sweep/document';
+
+type Shard = { index: number; count: number };
 import type { Args } from './args';
 import { InputError } from './errors';
 import { readJson, showPath } from './inputs';
 import { progressBar } from './progress';
-import { openJournal } from './sweep-journal';
+import { openJournal, type Journal } from './sweep-journal';
 import { withInterrupts, writeJsonAtomically } from './sweep-out';
 import { runSweepCellsInNode } from './sweep-run';
 
@@ -49,45 +51,54 @@ export async function sweepCommand(args: Args, threads: number, dist: URL): Prom
   const sweep = parseSweep(readJson(args.file));
   const mine = shardCells(sweep.cells, shard);
   const out = args.out;
-  const journal =
-    out === undefined
-      ? null
-      : openJournal(out, { journal: 1, sweep: sweepDigest(sweep), shard: shard ? `${shard.index}/${shard.count}` : null, cells: sweep.cells }, sweep.axes, (c) => (shard ? c % shard.count === shard.index : true), args.resume);
-  const have = new Set(journal?.done.map((c) => c.index));
-  const todo = mine.filter((c) => !have.has(c));
-  let finished = have.size;
-  const bar = progressBar(process.stderr, shard ? `sweep ${shard.index}/${shard.count}` : 'sweep');
-  const run = () =>
-    runSweepCellsInNode(sweep, todo, {
-      threads,
-      workers: threads > 1 ? dist : null,
-      shard,
-      onProgress: (done, total) => bar.update({ iteration: done, total, latest: [] }),
-      onCell: journal
-        ? (cell) => {
-            journal.append(cell);
-            finished++;
-          }
-        : undefined,
-      maxBatchRunIterations: journal ? JOURNAL_BATCH_RUN_ITERATIONS : undefined,
-    });
+  if (out === undefined) return finishSweep(sweep, shard, null, await runCells(sweep, shard, mine, threads, dist, null));
+  // the signal handlers go in before the journal exists: a signal from then on leaves it whole
+  let journal: Journal | null = null;
+  let finished = 0;
   const stopped = () =>
-    `${finished} of ${mine.length} cells are in the journal ${showPath(journal!.path)}; run the same command with --resume to finish (only the missing cells run)`;
-  try {
-    const { cells, warnings } = journal ? await withInterrupts(stopped, run) : await run();
-    bar.end();
-    for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
-    const all = [...(journal?.done ?? []), ...cells].sort((a, b) => a.index - b.index);
-    const doc = shard
-      ? ({ version: 1, axes: sweep.axes, shard: { index: shard.index, count: shard.count, cells: sweep.cells, sweep: sweepDigest(sweep) }, cells: all } satisfies SweepShardOutput)
-      : ({ version: 1, axes: sweep.axes, cells: all } satisfies SweepOutput);
-    if (!journal) return doc;
-    await withInterrupts(stopped, () => writeJsonAtomically(doc, out!));
-    journal.remove();
-    return null;
-  } finally {
-    journal?.close();
-  }
+    journal
+      ? `${finished} of ${mine.length} cells are in the journal ${showPath(journal.path)}; run the same command with --resume to finish (only the missing cells run)`
+      : 'nothing was run';
+  return withInterrupts(stopped, async () => {
+    try {
+      journal = openJournal(out, { journal: 1, sweep: sweepDigest(sweep), shard: shard ? `${shard.index}/${shard.count}` : null, cells: sweep.cells }, sweep.axes, (c) => (shard ? c % shard.count === shard.index : true), args.resume);
+      const j = journal;
+      finished = j.done.length;
+      const have = new Set(j.done.map((c) => c.index));
+      const ran = await runCells(sweep, shard, mine.filter((c) => !have.has(c)), threads, dist, (cell) => {
+        j.append(cell);
+        finished++;
+      });
+      const doc = finishSweep(sweep, shard, j.done, ran);
+      await writeJsonAtomically(doc, out);
+      j.remove();
+      return null;
+    } finally {
+      journal?.close();
+    }
+  });
+}
+
+async function runCells(sweep: Sweep, shard: Shard | null, todo: number[], threads: number, dist: URL, onCell: ((cell: SweepCell) => void) | null) {
+  const bar = progressBar(process.stderr, shard ? `sweep ${shard.index}/${shard.count}` : 'sweep');
+  const r = await runSweepCellsInNode(sweep, todo, {
+    threads,
+    workers: threads > 1 ? dist : null,
+    shard,
+    onProgress: (done, total) => bar.update({ iteration: done, total, latest: [] }),
+    onCell: onCell ?? undefined,
+    maxBatchRunIterations: onCell ? JOURNAL_BATCH_RUN_ITERATIONS : undefined,
+  });
+  bar.end();
+  return r;
+}
+
+/** The document `sweep` prints: the journalled cells and those just run, in index order. */
+function finishSweep(sweep: Sweep, shard: Shard | null, journalled: SweepCell[] | null, ran: { cells: SweepCell[]; warnings: string[] }): SweepOutput | SweepShardOutput {
+  for (const w of ran.warnings) process.stderr.write(`warning: ${w}\n`);
+  const cells = [...(journalled ?? []), ...ran.cells].sort((a, b) => a.index - b.index);
+  if (!shard) return { version: 1, axes: sweep.axes, cells } satisfies SweepOutput;
+  return { version: 1, axes: sweep.axes, shard: { index: shard.index, count: shard.count, cells: sweep.cells, sweep: sweepDigest(sweep) }, cells } satisfies SweepShardOutput;
 }
 
 export function mergeCommand(args: Args): SweepOutput {
