@@ -55,12 +55,14 @@ function nodeTitle(n: LaidNode, view: PolicyTreeView, parentValue: number | null
   return lines.join('\n');
 }
 
-function TreeSvg({ tree, view, color, details, large, width }: { tree: Tree; view: PolicyTreeView; color: string; details: boolean; large: boolean; width: number }) {
+function TreeSvg({ tree, view, color, details, large, width, fitHeight }: { tree: Tree; view: PolicyTreeView; color: string; details: boolean; large: boolean; width: number; fitHeight?: number }) {
   const { nodes, rows } = useMemo(() => layoutTree(tree, view), [tree, view]);
   const font = large ? 20 : 13;
   const lines = details ? 3 : 1;
-  const g: Geometry = { font, rowH: Math.round(font * (details ? 2.9 : 1.45)), top: Math.round(font * 1.9), left: 14, colW: 0, r: Math.round(font * 0.62) };
-  const labelW = font * (details ? 6.5 : 3.2);
+  const g: Geometry = { font, rowH: Math.round(font * (details ? 2.9 : 1.45)), top: Math.round(font * 1.5), left: 14, colW: 0, r: Math.round(font * 0.55) };
+  // a height to fit (the classroom's top row): rows as tight as 1.05 lines of type
+  if (fitHeight !== undefined) g.rowH = Math.max(Math.round(font * (details ? 2.3 : 1.05)), Math.min(g.rowH, Math.floor((fitHeight - g.top - 4) / Math.max(1, rows))));
+  const labelW = font * (details ? 6.5 : 3.6);
   g.colW = Math.max(font * 2.5, (width - g.left - labelW) / tree.N);
   const height = g.top + Math.max(1, rows) * g.rowH + 4;
   const x = (depth: number) => g.left + g.r + depth * g.colW;
@@ -74,7 +76,7 @@ function TreeSvg({ tree, view, color, details, large, width }: { tree: Tree; vie
       ))}
       {Array.from({ length: tree.T }, (_, t) => (
         <text key={`turn${t}`} className={`tree-turn${bands.includes(t) ? ' now' : ''}`} x={(x(t * tree.L) + x((t + 1) * tree.L)) / 2} y={font} textAnchor="middle" fontSize={font}>
-          {bands.includes(t) ? `turn ${t + 1} ◀` : `turn ${t + 1}`}
+          {`${g.colW * tree.L >= font * 4.2 ? 'turn ' : 'T'}${t + 1}${bands.includes(t) ? ' ◀' : ''}`}
         </text>
       ))}
       <g className="tree-edges">
@@ -145,7 +147,7 @@ function RunPicker({ index, runs }: { index: number; runs: TreeRun[] }) {
   );
 }
 
-function OneTree({ tree, run, index, runs, large }: { tree: Tree; run: TreeRun; index: number; runs: TreeRun[]; large: boolean }) {
+function OneTree({ tree, run, index, runs, large, fitHeight }: { tree: Tree; run: TreeRun; index: number; runs: TreeRun[]; large: boolean; fitHeight?: number }) {
   const plan = useApp((s) => s.plan)!;
   const view = useApp((s) => s.policyTrees.find((t) => t.algoIndex === run[0] && t.seedIndex === run[1]) ?? null);
   const details = useApp((s) => s.treeDetails);
@@ -160,7 +162,7 @@ function OneTree({ tree, run, index, runs, large }: { tree: Tree; run: TreeRun; 
         <span className="tree-when" data-testid={`tree-when-${index}`}>{when}</span>
       </div>
       <div ref={ref} className="tree-canvas">
-        {view && width > 0 ? <TreeSvg tree={tree} view={view} color={line.color} details={details} large={large} width={width} /> : <p className="muted tree-empty">Press Step or Run: the tree fills in from the first iteration.</p>}
+        {view && width > 0 ? <TreeSvg tree={tree} view={view} color={line.color} details={details} large={large} width={width} fitHeight={fitHeight} /> : <p className="muted tree-empty">Press Step or Run: the tree fills in from the first iteration.</p>}
       </div>
       {view && view.hidden > 0 && (
         <p className="muted tree-hidden" data-testid={`tree-hidden-${index}`}>
@@ -171,6 +173,9 @@ function OneTree({ tree, run, index, runs, large }: { tree: Tree; run: TreeRun; 
   );
 }
 
+/** The card's height besides the drawing in the classroom: the run pickers' row and padding (its title is hidden there). */
+const TREE_CARD_EXTRA = 60;
+
 /** Why this experiment has no tree to draw, or null. */
 function treeBlocked(executor: string, tabular: boolean): string | null {
   if (!tabular) return 'The policy tree draws a table of probabilities; an MLP policy has none to draw.';
@@ -178,7 +183,8 @@ function treeBlocked(executor: string, tabular: boolean): string | null {
   return null;
 }
 
-export const PolicyTree = memo(function PolicyTree({ large = false }: { large?: boolean }) {
+/** `fitHeight`: the card's height to fit (the classroom layout), rows drawn tighter to fit it. */
+export const PolicyTree = memo(function PolicyTree({ large = false, fitHeight }: { large?: boolean; fitHeight?: number }) {
   const plan = useApp((s) => s.plan);
   const chosen = useApp((s) => s.treeRuns);
   const details = useApp((s) => s.treeDetails);
@@ -216,7 +222,7 @@ export const PolicyTree = memo(function PolicyTree({ large = false }: { large?: 
           </div>
           <div className="tree-pair">
             {runs.map((run, i) => (
-              <OneTree key={`${i}`} tree={tree} run={run} index={i} runs={runs} large={large} />
+              <OneTree key={`${i}`} tree={tree} run={run} index={i} runs={runs} large={large} fitHeight={fitHeight === undefined ? undefined : fitHeight - TREE_CARD_EXTRA} />
             ))}
           </div>
         </>
