@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { watchProblems } from './helpers';
+import { runToEnd, watchProblems } from './helpers';
+import { encodeLink } from '../src/core/config/link-codec';
 
 // The policy tree on the opening lesson (the 5-turn lock, exact mode, lr 300, SeeUPO beside GRPO):
 // after one Step SeeUPO has learned the code at every turn while GRPO's first turn took the exit;
@@ -102,4 +103,41 @@ test('the tree exports as SVG and the details show V*, A and the advantage fed',
   await page.getByTestId('export-svg-tree').click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/tree.*\.svg$/);
+});
+
+test('show-largest-drop selects the seed whose drop equals the evidence’s largest, marked on the seed charts', async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  // PPO+GRAE and GRPO from random starts at huge steps on `tokens`: a few seeds' J drops (claim 2)
+  const config = {
+    version: 1,
+    env: { preset: 'tokens' },
+    policy: { kind: 'tabular', initScale: 2 },
+    mode: 'exact',
+    iterations: 30,
+    seeds: 128,
+    optimizer: { kind: 'sgd', lr: 100 },
+    algorithms: [{ id: 'ppo-grae', epochs: 20 }, { id: 'grpo', epochs: 20 }],
+  };
+  const fragment = encodeLink({ config, view: { metric: 'entropy', x: 'iterations' }, hash: null, embed: false, exact: true });
+  await page.goto(`/#${fragment}`);
+  await runToEnd(page, 30);
+  const reason = (await page.getByTestId('claim-2').textContent()) ?? '';
+  const largest = Math.max(...[...reason.matchAll(/largest drop ([0-9.e+-]+)/g)].map((m) => Number(m[1])));
+  expect(largest, `claim 2's reason names a largest drop: ${reason}`).toBeGreaterThan(0);
+  await expect(page.getByTestId('seed-drop').first()).toBeAttached();
+  await page.getByTestId('show-largest-drop').click();
+  const focus = page.getByTestId('seed-focus');
+  await expect(focus).toBeVisible();
+  const drop = Number(await focus.getAttribute('data-drop'));
+  expect(Number(drop.toPrecision(2))).toBe(largest);
+  const seed = (await focus.getAttribute('data-seed'))!;
+  const algorithm = (await focus.getAttribute('data-algorithm'))!;
+  // the seed is drawn in its algorithm's chart, and its policy tree is shown
+  await expect(page.locator(`.multiple[data-algorithm="${algorithm}"] [data-testid="focused-seed"]`)).toHaveAttribute('data-seed', seed);
+  const tree = page.locator(`[data-testid="policy-tree"][data-algorithm="${algorithm}"][data-seed="${seed}"]`);
+  await expect(tree).toHaveAttribute('data-iteration', '30');
+  await page.getByTestId('chart-seeds').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'docs/screenshots/seed-charts-largest-drop-1366x768.png' });
+  expect(problems).toEqual([]);
 });

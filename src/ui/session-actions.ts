@@ -11,6 +11,7 @@ import type { Plan } from './plan';
 import { CHART_REDRAW_MS } from './redraw';
 import { checkDraft, isValid, useApp, type AppState, type Draft, type Theme } from './state';
 import { mergeTrees, treeRunsOf, type TreeRun } from './tree-state';
+import { largestDrop } from './charts/largest-drop';
 import type { PolicyTreeView } from '../core/env/policy-tree';
 
 // What the page's buttons and controls do. Every command to the workers goes through one
@@ -137,7 +138,7 @@ function openSession(plan: Plan): Promise<void> {
   const cpu = plan.choice.executor === 'cpu';
   const parts = cpu ? partitionRuns(allRuns(plan.exp), plan.threads) : [allRuns(plan.exp)];
   const connect = cpu ? connectCpuWorker : plan.choice.executor === 'tensor' ? connectTensorWorker : connectWebGpuWorker;
-  set({ live, iteration: 0, total: plan.exp.iterations, version: get().version + 1, turnStep: null, backend: null, itPerSec: null, elapsed: 0, error: null, policyTrees: [] });
+  set({ live, iteration: 0, total: plan.exp.iterations, version: get().version + 1, turnStep: null, backend: null, itPerSec: null, elapsed: 0, error: null, policyTrees: [], focusSeed: null });
   return new Promise((resolve, reject) => {
     const s = new Session(plan.exp, plan.config, live, parts, connect, {
       ready: (backend) => {
@@ -305,6 +306,14 @@ export function chooseTreeRuns(runs: TreeRun[] | null, context = get().treeConte
 }
 
 export const toggleTreeDetails = () => set({ treeDetails: !get().treeDetails });
+
+/** Pick the seed whose J fell the most (claim 2's algorithms first): the seed charts draw it, the tree shows its run. */
+export function showLargestDrop(): void {
+  const s = get();
+  const d = s.plan ? largestDrop(s.plan, s.live) : null;
+  set({ focusSeed: d });
+  if (d) chooseTreeRuns([[d.algoIndex, d.seedIndex]]);
+}
 
 /** Leave turn-by-turn mode: the stepped iteration is shown whole. */
 function releaseTurnHold(): void {

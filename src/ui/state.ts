@@ -13,6 +13,7 @@ import type { ClaimNumber } from './claims-text';
 import type { TourState } from './tour';
 import type { PolicyTreeView } from '../core/env/policy-tree';
 import type { TreeRun } from './tree-state';
+import type { SeedDrop } from './charts/largest-drop';
 
 // The page's one store. Controls edit `draft` (a config object: the same JSON the CLI and
 // permalinks read); every edit is validated through resolveConfig and yields `plan` when valid.
@@ -92,6 +93,8 @@ export interface AppState {
   policyTrees: PolicyTreeView[];
   /** The tree's nodes also show Q, V* and the advantage the algorithm fed them. */
   treeDetails: boolean;
+  /** The seed "show the seed with the largest drop" picked: drawn dark in the seed charts, its tree shown. */
+  focusSeed: SeedDrop | null;
 }
 
 export interface Reproduce {
@@ -182,6 +185,7 @@ function initialState(): AppState {
     treeContext: 0,
     policyTrees: [],
     treeDetails: false,
+    focusSeed: null,
     settingsOpen: typeof innerWidth !== 'number' || innerWidth >= DRAWER_OPEN_FROM,
     error: checked.plan ? null : `The default experiment is invalid: ${checked.configError ?? JSON.stringify(checked.fieldErrors)}`,
   };
