@@ -90,7 +90,8 @@ test('Step one turn: only that turn’s edges change, turn 5 first and turn 1 la
     const cell = page.locator('tr[data-algorithm="seeupo"] [data-testid="turn-step-j"]');
     await expect(cell).toHaveAttribute('data-value', (await point.getAttribute('data-j'))!);
     if (turn === 1) expect(Number(await point.getAttribute('data-j'))).toBeGreaterThan(0.99);
-    if (turn === 5) await page.screenshot({ path: 'docs/screenshots/policy-tree-turn5-1366x768.png' });
+    if (turn === 4) await seeupo.scrollIntoViewIfNeeded();
+    if (turn === 4) await page.screenshot({ path: 'docs/screenshots/policy-tree-turn4-1366x768.png' });
   }
   await expect(seeupo.locator('.tree-band')).toHaveCount(1);
   expect(problems).toEqual([]);

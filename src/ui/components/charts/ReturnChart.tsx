@@ -21,7 +21,7 @@ function TurnStepLayer({ f, series, step }: { f: Frame; series: readonly { index
     <g className="turn-step-layer">
       {series.map((a) => {
         const st = step.algorithms[a.index];
-        const from = a.points[a.points.length - 1];
+        const from = a.points.find((p) => p.k === step.iteration) ?? a.points[a.points.length - 1];
         if (!st || !Number.isFinite(st.J) || !from || from.mean === null) return null;
         const x0 = f.x(from.x), x1 = f.x((step.iteration + step.done / step.turns) * a.scale);
         return (
@@ -51,7 +51,8 @@ export const ReturnChart = memo(function ReturnChart({ height = HEIGHT }: { heig
     `Mean return J of ${data.algorithms.map((a) => a.label).join(', ')} against ${xTitle}, up to iteration ${data.upTo}, ` +
     `with 95% bands over seeds; dashed line J* = ${fmt3(data.Jstar)}` +
     (dropSeeds ? `; triangles mark ${dropSeeds} places where some seed's J dropped` : '');
-  const stepping = turnStep && turnStep.iteration === data.upTo ? turnStep : null;
+  // the iteration being stepped (held at its start), or just completed by its last turn step
+  const stepping = turnStep && (turnStep.iteration === data.upTo || (turnStep.done === turnStep.turns && turnStep.iteration + 1 === data.upTo)) ? turnStep : null;
   const extent = xExtent(series);
   // while an iteration is stepped turn by turn, the axis reaches the iteration being performed
   const reach = stepping ? Math.max(...series.map((a) => (stepping.iteration + 1) * a.scale)) : -Infinity;
