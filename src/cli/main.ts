@@ -1,11 +1,10 @@
-import { WEBGPU_IN_NODE } from './webgpu';
 import { createWriteStream, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { ConfigError, quote, safeText } from '../core/config/fields';
 import { resolveConfig } from '../core/config/resolve';
-import { chooseExecutor } from '../core/run/choose';
-import { inThisThread, runOnCpu } from '../exec/cpu/run-experiment';
+import { inThisThread } from '../exec/cpu/run-experiment';
+import { runInNode } from './run-node';
 import { nodeThreadLauncher } from '../exec/cpu/node-pool';
 import { parseArgs, type Args } from './args';
 import type { ExperimentResult } from '../core/run/result';
@@ -81,19 +80,10 @@ async function runFromArgs(command: string, args: Args, threadsFlag: number | un
   }
   const exp = resolveConfig(raw);
   for (const w of exp.warnings) process.stderr.write(`warning: ${safeText(w, 1000)}\n`);
-  const choice = chooseExecutor(exp);
-  if (choice.executor === 'webgpu') throw new ConfigError('executor', WEBGPU_IN_NODE);
   const bar = progressBar(process.stderr, 'running');
-  let result: ExperimentResult;
-  if (choice.executor === 'tensor') {
-    if (threadsFlag !== undefined) process.stderr.write('warning: --threads is ignored by the tensor executor (one thread drives the tfjs backend)\n');
-    const { runTensorInNode } = await import('../exec/tensor/node-run');
-    result = await runTensorInNode(exp, choice.reason, (p) => bar.update(p));
-  } else {
-    const threads = threadsFlag ?? availableParallelism();
-    const launch = threads === 1 ? inThisThread : nodeThreadLauncher(new URL('./cpu-worker.js', import.meta.url));
-    result = await runOnCpu(exp, raw, { threads, launch, onProgress: (p) => bar.update(p) });
-  }
+  const threads = threadsFlag ?? availableParallelism();
+  const launch = threads === 1 ? inThisThread : nodeThreadLauncher(new URL('./cpu-worker.js', import.meta.url));
+  const result = await runInNode(exp, raw, { threads, launch, threadsAsked: threadsFlag !== undefined, onProgress: (p) => bar.update(p) });
   bar.end();
   if (opened) reportHash(opened, result.resultsHash);
   return result;

@@ -1,3 +1,4 @@
+import { EXECUTOR_NAMES, runWith } from '../core/run/choose';
 import { allRuns, partitionRuns } from '../core/run/partition';
 import { changeValues } from '../core/run/changes';
 import { makeRunSeries, storageStride } from '../core/run/series';
@@ -132,9 +133,11 @@ function openSession(plan: Plan): Promise<void> {
   runningSince = null;
   rate = [];
   // the tensor and WebGPU executors hold every run in one worker (one device); the CPU executor shares them out
-  const cpu = plan.choice.executor === 'cpu';
-  const parts = cpu ? partitionRuns(allRuns(plan.exp), plan.threads) : [allRuns(plan.exp)];
-  const connect = cpu ? connectCpuWorker : plan.choice.executor === 'tensor' ? connectTensorWorker : connectWebGpuWorker;
+  const { parts, connect } = runWith(plan.choice, {
+    cpu: () => ({ parts: partitionRuns(allRuns(plan.exp), plan.threads), connect: connectCpuWorker }),
+    tensor: () => ({ parts: [allRuns(plan.exp)], connect: connectTensorWorker }),
+    webgpu: () => ({ parts: [allRuns(plan.exp)], connect: connectWebGpuWorker }),
+  });
   set({ live, iteration: 0, total: plan.exp.iterations, version: get().version + 1, turnStep: null, backend: null, itPerSec: null, elapsed: 0, error: null });
   return new Promise((resolve, reject) => {
     const s = new Session(plan.exp, plan.config, live, parts, connect, {
@@ -158,8 +161,7 @@ function openSession(plan: Plan): Promise<void> {
       },
       error: (msg) => {
         if (session !== s) return;
-        const where = { cpu: 'CPU', tensor: 'tensor', webgpu: 'WebGPU' }[plan.choice.executor];
-        fail(`The run failed on the ${where} executor: ${msg}`);
+        fail(`The run failed on the ${EXECUTOR_NAMES[plan.choice.executor]} executor: ${msg}`);
         reject(new Error(msg));
       },
     });
