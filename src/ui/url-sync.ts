@@ -5,6 +5,7 @@ import { fragmentOf as fragmentOfText } from '../core/config/link-codec';
 import { checkSweep, openSweepLink, sweepDocOf } from './sweep-actions';
 import { encodeSweepLink, isSweepLink } from '../core/sweep/link';
 import { isValid, useApp, type AppState } from './store';
+import { memoLast } from './memo-last';
 
 // The address bar follows the experiment: every committed change pushes one history entry,
 // while a slider is dragged (or a field typed into) its entry is replaced as the value moves,
@@ -18,7 +19,6 @@ let dragging = false;
 let sliding = false;
 let typing = false;
 let applying = false;
-let memo: { key: unknown[]; fragment: string; tooLarge: string | null } | null = null;
 
 /**
  * The address for the experiment: '#' + its fragment, or the bare page when it is too large for
@@ -27,27 +27,27 @@ let memo: { key: unknown[]; fragment: string; tooLarge: string | null } | null =
 function addressOf(s: AppState): { fragment: string; tooLarge: string | null } | null {
   if (!isValid(s)) return null;
   if (s.page === 'sweep') return sweepAddressOf(s);
-  const key = [s.draft, s.metric, s.xAxis, s.embed, s.live, s.live?.changes.length, s.lesson, s.classroom, s.hidden];
-  if (memo && memo.key.every((k, i) => k === key[i])) return memo;
-  const link = shareLink(shareInputOf(s));
-  memo = link.ok ? { key, fragment: `#${link.fragment}`, tooLarge: null } : { key, fragment: pageBase(), tooLarge: link.message };
-  return memo;
+  return explorerAddressOf(s);
 }
 
+const explorerAddressOf = memoLast(
+  (s: AppState) => [s.draft, s.metric, s.xAxis, s.embed, s.live, s.live?.changes.length, s.lesson, s.classroom, s.hidden],
+  (s) => {
+    const link = shareLink(shareInputOf(s));
+    return link.ok ? { fragment: `#${link.fragment}`, tooLarge: null } : { fragment: pageBase(), tooLarge: link.message };
+  },
+);
+
 /** On the Sweep view the address replays the sweep (its axes over the explorer's experiment); none while the axes are invalid. */
-let sweepMemo: { key: unknown[]; address: { fragment: string; tooLarge: string | null } | null } | null = null;
-function sweepAddressOf(s: AppState): { fragment: string; tooLarge: string | null } | null {
-  const key = [s.draft, s.plan, s.sweep.axes, s.sweep.view];
-  if (sweepMemo && sweepMemo.key.every((k, i) => k === key[i])) return sweepMemo.address;
-  const d = sweepDocOf(s);
-  let address: { fragment: string; tooLarge: string | null } | null = null;
-  if (d.ok && checkSweep(d.doc).ok) {
+const sweepAddressOf = memoLast(
+  (s: AppState) => [s.draft, s.plan, s.sweep.axes, s.sweep.view],
+  (s): { fragment: string; tooLarge: string | null } | null => {
+    const d = sweepDocOf(s);
+    if (!d.ok || !checkSweep(d.doc).ok) return null;
     const link = encodeSweepLink(d.doc, s.sweep.view);
-    address = link.ok ? { fragment: `#${link.fragment}`, tooLarge: null } : { fragment: pageBase(), tooLarge: link.message };
-  }
-  sweepMemo = { key, address };
-  return address;
-}
+    return link.ok ? { fragment: `#${link.fragment}`, tooLarge: null } : { fragment: pageBase(), tooLarge: link.message };
+  },
+);
 
 function write(s: AppState): void {
   if (applying) return;
