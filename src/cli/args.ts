@@ -47,7 +47,7 @@ const OPTIONS = {
 type OptionName = keyof typeof OPTIONS;
 
 /** The options each command takes (--help and --debug: every command). */
-const ALLOWED: Record<Command, readonly OptionName[]> = {
+export const ALLOWED: Record<Command, readonly OptionName[]> = {
   run: ['out', 'threads', 'executor', 'backend', 'link', 'debug', 'help'],
   claims: ['out', 'threads', 'executor', 'backend', 'link', 'debug', 'help'],
   advantages: ['debug', 'help'],

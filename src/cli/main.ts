@@ -14,22 +14,14 @@ import { InputError } from './errors';
 import { advantagesOf, parseAdvantagesInput, readJson } from './inputs';
 import { writeJson } from './write-json';
 import { progressBar } from './progress';
+import { commandHelp, usage } from './usage';
 import { mergeCommand, sweepCommand } from './sweep';
 
-const USAGE = `usage:
-  seeupo-explorer run CONFIG.json [--out RESULT.json] [--threads N] [--executor auto|cpu|tensor|webgpu] [--backend wasm|cpu] [--debug]
-  seeupo-explorer run --link 'URL' [same options]   (a permalink from the page; prints the result and its hash)
-  seeupo-explorer claims CONFIG.json|--link 'URL' [same options]   (runs it; prints only the paper's five claims, verdicts with evidence)
-  seeupo-explorer advantages INPUT.json
-  seeupo-explorer sweep SWEEP.json [--shard I/N] [--out FILE] [--threads N]   (a grid of experiments, docs/sweeps.md; shard I of N runs cells I, I+N, …)
-  seeupo-explorer sweep SWEEP.json --cell K   (prints cell K's experiment config, to run it on its own)
-  seeupo-explorer merge SHARD.json ... [--out FILE]   (every shard's output → the unsharded sweep's, byte for byte)
-Exit codes: 0 success, 2 invalid input (one line on stderr), 1 any other failure.`;
 
 async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   if (args.help) {
-    await writeOut(USAGE + '\n');
+    await writeOut((args.command ? commandHelp(args.command) : usage()) + '\n');
     return 0;
   }
   const command = args.command;
