@@ -13,7 +13,7 @@ function titles(file: string): string[] {
   return [...text.matchAll(TITLE)].map((m) => m[2]!);
 }
 
-const files = ['test', 'e2e'].flatMap((dir) => readdirSync(dir).filter((f) => /\.(test|spec)\.ts$/.test(f)).map((f) => join(dir, f)));
+const files = ['test', 'test/integration', 'e2e'].flatMap((dir) => readdirSync(dir).filter((f) => /\.(test|spec)\.ts$/.test(f)).map((f) => join(dir, f)));
 
 describe('test titles', () => {
   it('finds the test files and their titles (the scan works)', () => {

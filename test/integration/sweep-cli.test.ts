@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, ROOT, useCliScratch } from './helpers/cli';
+import { cli, ROOT, useCliScratch } from '../helpers/cli';
 
 // `seeupo-explorer sweep` and `merge` as separate processes (issue 18): merged shards equal the
 // unsharded output byte for byte, every cell equals `run` of that cell, the shard syntax is

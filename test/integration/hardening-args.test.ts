@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseArgs } from '../src/cli/args';
-import { InputError } from '../src/cli/errors';
-import { advantagesOf, parseAdvantagesInput } from '../src/cli/inputs';
-import { computeAdvantages } from '../src/core/algo/advantages';
-import { cli, ensureBuilt, scratchDir, type CliResult } from './helpers/cli';
+import { parseArgs } from '../../src/cli/args';
+import { InputError } from '../../src/cli/errors';
+import { advantagesOf, parseAdvantagesInput } from '../../src/cli/inputs';
+import { computeAdvantages } from '../../src/core/algo/advantages';
+import { cli, ensureBuilt, scratchDir, type CliResult } from '../helpers/cli';
 
 // Issue 16, class 5: the command line is parsed strictly (node:util parseArgs, strict): an
 // unknown option, an option without its value, an option twice, a value given to a switch or an

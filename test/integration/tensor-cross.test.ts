@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ALGORITHM_IDS } from '../src/core/algo/records';
-import { maxCurveDiff, runCpu, runTensor, useBackend, type NodeBackend } from './support/tensor';
+import { ALGORITHM_IDS } from '../../src/core/algo/records';
+import { maxCurveDiff, runCpu, runTensor, useBackend, type NodeBackend } from '../support/tensor';
 
 // The tensor executor against the CPU executor (the float64 reference), issue 3's cross-checks.
 
