@@ -3,7 +3,7 @@ import { resolveConfig } from '../src/core/config/resolve';
 import { ENV_PRESET_NAMES } from '../src/core/env/presets';
 import { expectRejected } from './helpers/config';
 
-// Reward tables written out by hand from the preset descriptions (issue, algorithms.md §1):
+// Reward tables written out by hand from the preset descriptions (docs/math.md "Environments: multi-turn bandits"):
 // one number per token sequence, lexicographic order, first token most significant.
 
 function presetEnv(preset: string, overrides: Record<string, unknown> = {}) {

@@ -3,7 +3,7 @@ import { resolveConfig } from '../src/core/config/resolve';
 import { runOnTensor } from '../src/exec/tensor/run-experiment';
 import { useBackend } from './support/tensor';
 
-// Monte-Carlo J for MLP policies past exact enumeration (algorithms.md §1, §7).
+// Monte-Carlo J for MLP policies past exact enumeration (docs/math.md "Environments: multi-turn bandits", "What is measured").
 
 describe('Monte-Carlo J (MLP, sampled mode)', () => {
   beforeAll(() => useBackend('wasm'));

@@ -8,7 +8,7 @@ import { allRuns } from '../src/core/run/partition';
 import { buildResult } from '../src/core/run/result';
 import { TensorShard } from '../src/exec/tensor/shard';
 
-// The shared MLP policy (algorithms.md §2) on the tensor executor.
+// The shared MLP policy (docs/math.md "Policies") on the tensor executor.
 
 const named = ALGORITHM_IDS.map((id) => ({ id }));
 const simultaneous = ALGORITHM_IDS.filter((id) => presetRecord(id).rule !== 'sequential').map((id) => ({ id }));

@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
   else if (command === 'merge') value = mergeCommand(args);
   else {
     const result = await runFromArgs(command, args, threads);
-    // `claims` prints only the verdicts (cli-contract.md "Claims in results"); `run` the whole result,
+    // `claims` prints only the verdicts (docs/cli.md "claims"); `run` the whole result,
     // as a stream: the text of a large result is longer than the longest string V8 can make
     value = command === 'claims' ? { claimsRules: result.claimsRules, claims: result.claims } : result;
   }

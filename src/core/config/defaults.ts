@@ -1,6 +1,6 @@
 import { ALGORITHM_IDS } from '../algo/records';
 
-/** Values a config may leave out (cli-contract.md). */
+/** Values a config may leave out (docs/cli.md "The config"). */
 export const DEFAULTS = {
   mode: 'sampled' as const,
   iterations: 200,

@@ -32,7 +32,7 @@ const MAX_PAIRS = 2000;
 const MAX_INDEX = 4096;
 
 export interface LinkState {
-  /** The config JSON (cli-contract.md); defaults are filled in when decoded. */
+  /** The config JSON (docs/cli.md "The config"); defaults are filled in when decoded. */
   config: Record<string, unknown>;
   view: View;
   /** The results hash the link's author saw, if they included it. */

@@ -93,7 +93,7 @@ export function makeEvalScratch(tree: Tree): EvalScratch {
 }
 
 /**
- * Exact J (algorithms.md §1), entropy and optimal-action probabilities of a policy given as
+ * Exact J (docs/math.md "Environments: multi-turn bandits"), entropy and optimal-action probabilities of a policy given as
  * a table of per-node probabilities (contexts · nodes · V), by one pass down the tree.
  */
 export function evaluatePolicy(

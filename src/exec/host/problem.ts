@@ -15,7 +15,7 @@ export interface Problem {
   opt: Optimum;
   nodes: number; // decision nodes over all contexts
   params: number; // tabular logits: nodes · V
-  /** γ^(T−1−t): the discount of turn t's advantage (algorithms.md §1). */
+  /** γ^(T−1−t): the discount of turn t's advantage (docs/math.md "Advantages"). */
   turnDiscount: Float64Array;
   /** Turn (0-based) of each global node. */
   turnOfNode: Int32Array;

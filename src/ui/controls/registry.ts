@@ -8,7 +8,7 @@ import { ALGORITHM_IDS, FIELDS_USED_BY_RULE, type AlgorithmRecord, type Rule } f
 
 // The typed parameter registry (as TensorFlow Playground's state.ts): one entry per control,
 // with the range the schema checks (LIMITS, or a preset's allowed sizes), the option lists,
-// a tooltip in the terms of algorithms.md, and whether a change applies live or restarts.
+// a tooltip in the terms of docs/math.md, and whether a change applies live or restarts.
 // Pure: no React. The values are checked by the schema itself (../draft-errors.ts shows its
 // messages beside these controls); the ranges here are for the hints and tooltips.
 
@@ -46,7 +46,7 @@ export interface ControlDef {
   fallback?: unknown;
   options?: readonly string[];
   optionLabels?: Readonly<Record<string, string>>;
-  /** One line: what it does (algorithms.md terms). */
+  /** One line: what it does (docs/math.md terms). */
   help: string;
   /** true: applied to the running experiment; false: a change restarts it. */
   hot: boolean;
