@@ -3,7 +3,7 @@ import { deflateSync } from 'fflate';
 import { decodeLink, MAX_LINK_CHARS } from '../src/core/config/link-codec';
 import { watchProblems, RUN_TIMEOUT } from './helpers';
 
-// Bad permalinks (issue 5): each opens in a fresh page load, is refused in the error banner naming
+// Bad permalinks: each opens in a fresh page load, is refused in the error banner naming
 // the bad field, nothing from it runs (script payloads in values, keys and z stay text), the
 // page keeps the default experiment, and after all of them it still runs.
 

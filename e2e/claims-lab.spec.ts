@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { watchProblems, RUN_TIMEOUT } from './helpers';
 
-// The claims lab (issue 14): the Claims view's five cards and their lessons, a lesson run to its
+// The claims lab: the Claims view's five cards and their lessons, a lesson run to its
 // end giving the verdict it declares, lessons by permalink, a guided tour walked from start to
 // end (pressing the actions it asks for), the verdict panel's highlighting, and the classroom
 // layout. Lessons are read from the page (the list grows); preferred ones are used when present.

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { finalJ, frames, runToEnd, settledProgress, watchProblems, RUN_TIMEOUT } from './helpers';
 
-// The explorer page (issue 4): transport, turn stepping, hot and cold changes, keyboard,
+// The explorer page: transport, turn stepping, hot and cold changes, keyboard,
 // dark mode, bad values, interactivity during a run. Screenshots go to test-results/.
 
 const ALGORITHMS = 9;

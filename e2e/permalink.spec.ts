@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
 import { configure, finalJ, runToEnd, watchProblems, RUN_TIMEOUT } from './helpers';
 
-// Permalinks (issue 5): a copied link with its results hash reopens in a fresh browser context
+// Permalinks: a copied link with its results hash reopens in a fresh browser context
 // and reproduces; the CLI prints the same hash for it; live changes replay; the address follows
 // the experiment (Back/Forward); embed mode; importing config and environment files.
 

@@ -15,7 +15,7 @@ const rows = (env: { rewards: Float64Array[] }) => env.rewards.map((r) => Array.
 const z9 = [0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 describe('env presets', () => {
-  it('lists exactly the four presets of the issue', () => {
+  it('lists exactly the four presets: lock, needle, two-prompts, tokens', () => {
     expect([...ENV_PRESET_NAMES].sort()).toEqual(['lock', 'needle', 'tokens', 'two-prompts']);
   });
 

@@ -6,7 +6,7 @@ import { stepsPerIteration } from '../src/core/run/steps';
 import { TensorShard, type ShardOverrides } from '../src/exec/tensor/shard';
 import { mostMoved, stepAgainstFd, useBackend, type NodeBackend } from './support/tensor';
 
-// What one iteration of the tensor executor costs on the device (issue 6): kernels launched,
+// What one iteration of the tensor executor costs on the device: kernels launched,
 // tensors uploaded from the host, reads back to the host. Behaviour, not timing: the optimizer
 // steps of an iteration go up in one packed upload, so the uploads do not grow with the number of
 // steps; the host reads the log-probability tables and the UI's numbers in one batched read; a

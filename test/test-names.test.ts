@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// Tests read well (issue 17): no two tests of a file share a title, so a failure names one test.
+// Tests read well: no two tests of a file share a title, so a failure names one test.
 // Titles written as plain string literals are compared ('…' or "…"); generated ones (template
 // literals in loops) carry their loop values and are left to the runner.
 

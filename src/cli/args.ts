@@ -2,7 +2,7 @@ import { parseArgs as nodeParseArgs } from 'node:util';
 import { quote } from '../core/config/fields';
 import { InputError } from './errors';
 
-// The command line, parsed strictly (issue 16, class 5): an unknown option (--ouput), an option
+// The command line, parsed strictly: an unknown option (--ouput), an option
 // without its value (--out at the end, or followed by another option), an option given twice, a
 // value given to a switch (--debug=1) or an extra argument is invalid input, exit 2 with one line
 // naming it; never ignored.

@@ -1,4 +1,4 @@
-// Every option list of the config, defined once (issue 17). The zod schema (config/schema.ts), the
+// Every option list of the config, defined once. The zod schema (config/schema.ts), the
 // engine's types, the page's controls (ui/controls/registry.ts), the CLI's inputs and help, and the
 // backend badge all read these tuples; nothing else writes an option list out.
 // Imports nothing: any part of the project may depend on it.

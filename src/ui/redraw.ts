@@ -1,4 +1,4 @@
-// The charts' one redraw throttle (issue 17). Both halves of it read this constant: the store
+// The charts' one redraw throttle. Both halves of it read this constant: the store
 // bumps `version` (what the charts follow) at most this often while a run streams, the progress
 // bar following every frame (session-actions.ts publish); and the charts follow a throttled copy
 // of `version`, so that a burst of forced bumps (Step pressed quickly, a run ending just after a

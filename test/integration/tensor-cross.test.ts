@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ALGORITHM_IDS } from '../../src/core/algo/records';
 import { maxCurveDiff, runCpu, runTensor, useBackend, type NodeBackend } from '../support/tensor';
 
-// The tensor executor against the CPU executor (the float64 reference), issue 3's cross-checks.
+// The tensor executor against the CPU executor (the float64 reference): the same experiments, the same numbers within float32 rounding.
 
 const named = ALGORITHM_IDS.map((id) => ({ id }));
 
