@@ -1,12 +1,12 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ALGORITHM_IDS, presetRecord } from '../src/core/algo/records';
-import { maxCurveDiff, mostMoved, runCpu, stepAgainstFd, tensorShard, useBackend } from './support/tensor';
-import { runOnTensor } from '../src/exec/tensor/run-experiment';
-import { resolveConfig } from '../src/core/config/resolve';
-import { allRuns } from '../src/core/run/partition';
-import { buildResult } from '../src/core/run/result';
-import { TensorShard } from '../src/exec/tensor/shard';
+import { ALGORITHM_IDS, presetRecord } from '../../src/core/algo/records';
+import { maxCurveDiff, mostMoved, runCpu, stepAgainstFd, tensorShard, useBackend } from '../support/tensor';
+import { runOnTensor } from '../../src/exec/tensor/run-experiment';
+import { resolveConfig } from '../../src/core/config/resolve';
+import { allRuns } from '../../src/core/run/partition';
+import { buildResult } from '../../src/core/run/result';
+import { TensorShard } from '../../src/exec/tensor/shard';
 
 // The shared MLP policy (docs/math.md "Policies") on the tensor executor.
 

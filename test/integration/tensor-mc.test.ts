@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { resolveConfig } from '../src/core/config/resolve';
-import { runOnTensor } from '../src/exec/tensor/run-experiment';
-import { useBackend } from './support/tensor';
+import { resolveConfig } from '../../src/core/config/resolve';
+import { runOnTensor } from '../../src/exec/tensor/run-experiment';
+import { useBackend } from '../support/tensor';
 
 // Monte-Carlo J for MLP policies past exact enumeration (docs/math.md "Environments: multi-turn bandits", "What is measured").
 
