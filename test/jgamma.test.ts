@@ -124,5 +124,5 @@ describe('J_γ in the result, the exports and the page protocol', () => {
     a.algorithms.forEach((alg, i) =>
       alg.runs.forEach((r, s) => r.Jgamma!.forEach((v, k) => expect(Math.abs(v! - b.algorithms[i].runs[s].Jgamma![k]!)).toBeLessThan(1e-3))),
     );
-  }, 30_000);
+  });
 });

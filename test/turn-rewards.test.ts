@@ -118,7 +118,7 @@ describe('the hand-worked check (T = 2, V = 2, exact REINFORCE, SGD lr 3, 300 it
           const Jb = b.algorithms[0].runs[0].J as number[];
           expect(maxAbsDiff(Ja, Jb)).toBeLessThan(1e-4);
           expect(Math.abs(Jb[300] - target)).toBeLessThan(0.005);
-        }, 30_000);
+        });
       }
     });
   }
@@ -131,7 +131,7 @@ describe('tensor executor (tfjs wasm) with per-turn rewards: every named algorit
       const config = { ...wideConfig(mode, perTurnTables), iterations: 30, algorithms: [...named, { id: 'rloo-batch', preset: 'rloo', normalization: 'batch' }] };
       const { diff, where } = maxCurveDiff(await runCpu(config), await runTensor(config));
       expect(diff, where).toBeLessThan(1e-3);
-    }, 30_000);
+    });
   }
 });
 

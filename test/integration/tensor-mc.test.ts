@@ -38,7 +38,7 @@ describe('Monte-Carlo J (MLP, sampled mode)', () => {
         expect(run.violations).toEqual([]);
       }),
     );
-  }, 60_000);
+  });
 
   it('lock with vocab 8 and 6 turns (262,144 sequences) runs with an estimated J', async () => {
     const config = {
@@ -58,7 +58,7 @@ describe('Monte-Carlo J (MLP, sampled mode)', () => {
       expect(alg.runs[0].J.every((v) => typeof v === 'number' && v >= 0 && v <= 1)).toBe(true);
       expect(alg.runs[0].kl.every((v) => typeof v === 'number' && v >= 0)).toBe(true);
     }
-  }, 60_000);
+  });
 
   it('past 65,536 sequences: tabular policies, exact mode and GAE are refused with the reason', () => {
     const env = { preset: 'lock', vocab: 8, turns: 6 };

@@ -30,18 +30,18 @@ describe('MLP with one-hot node inputs and no hidden layer is the tabular policy
       const config = { version: 1, env: { preset }, mode: 'exact', iterations: 30, seeds: 1, algorithms: named };
       const { diff, where } = maxCurveDiff(await runCpu(config), await oneHotTable(config));
       expect(diff, where).toBeLessThan(2e-3);
-    }, 30_000);
+    });
   }
   it('two-prompts, exact, Adam: the simultaneous algorithms too (one shared Adam state = the table\'s)', async () => {
     const config = { version: 1, env: { preset: 'two-prompts' }, mode: 'exact', iterations: 30, seeds: 1, optimizer: { kind: 'adam', lr: 0.05 }, algorithms: simultaneous };
     const { diff, where } = maxCurveDiff(await runCpu(config), await oneHotTable(config));
     expect(diff, where).toBeLessThan(2e-3);
-  }, 30_000);
+  });
   it('lock, sampled (per-rollout input rows): same random streams, so the curves coincide', async () => {
     const config = { version: 1, env: { preset: 'lock' }, mode: 'sampled', iterations: 30, seeds: 4, algorithms: named };
     const { diff, where } = maxCurveDiff(await runCpu(config), await oneHotTable(config));
     expect(diff, where).toBeLessThan(2e-3);
-  }, 30_000);
+  });
 });
 
 const mlpConfig = (algorithms: unknown[], extra: Record<string, unknown> = {}) => ({
@@ -78,7 +78,7 @@ describe('MLP: every surrogate\'s gradient at θ_old is the policy gradient (sca
       let worst = 0;
       delta.forEach((d, i) => (worst = Math.max(worst, Math.abs(d - reference[i]))));
       expect(worst / scale).toBeLessThan(1e-2);
-    }, 30_000);
+    });
   }
 });
 
@@ -100,7 +100,7 @@ describe('MLP: exact REINFORCE steps along ∇J (finite differences)', () => {
       expect(Math.abs(step - fd), `layer ${layer} weight ${i}: step ${step} vs FD ${fd}`).toBeLessThan(2e-3 + 0.02 * Math.abs(fd));
     }
     shard.dispose();
-  }, 30_000);
+  });
 });
 
 describe('tensor hygiene', () => {
@@ -125,7 +125,7 @@ describe('tensor hygiene', () => {
       expect(tf.memory().numTensors).toBe(at10);
       shard.dispose();
       expect(tf.memory().numTensors).toBe(before);
-    }, 60_000);
+    });
   }
   it('a whole run leaves no tensor behind', async () => {
     const before = tf.memory().numTensors;
