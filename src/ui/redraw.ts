@@ -6,3 +6,32 @@
 
 /** Charts redraw at most once per this many milliseconds (a chart render is far costlier than the progress bar). */
 export const CHART_REDRAW_MS = 250;
+
+/**
+ * `run` at most once per `gapMs`: a poke runs it at once when it last ran `gapMs` ago or more, else
+ * once at the end of that interval (pokes meanwhile join it), so the last poke is always followed
+ * by a run. `now` and `later` are the clock and the timer (tests pass their own).
+ */
+export function throttle(
+  run: () => void,
+  gapMs: number,
+  now: () => number = () => performance.now(),
+  later: (f: () => void, ms: number) => unknown = setTimeout,
+): () => void {
+  let last = -Infinity;
+  let pending = false;
+  const fire = () => {
+    pending = false;
+    last = now();
+    run();
+  };
+  return () => {
+    if (pending) return;
+    const wait = last + gapMs - now();
+    if (wait <= 0) fire();
+    else {
+      pending = true;
+      later(fire, wait);
+    }
+  };
+}
