@@ -10,6 +10,7 @@ import { isHotPath, setPath } from './draft';
 import { runsPerAlgorithm, type HotChange, type Live, type MetricName, type TurnStep, type XAxis } from './live';
 import type { Plan } from './plan';
 import { CHART_REDRAW_MS } from './redraw';
+import { RunClock } from './run-clock';
 import { checkDraft, isValid, useApp, type AppState, type Draft, type Theme } from './state';
 
 // What the page's buttons and controls do. Every command to the workers goes through one
@@ -21,10 +22,8 @@ let queue: Promise<unknown> = Promise.resolve();
 let holdAt: number | null = null;
 let turnRecords: { iteration: number; records: TurnRecord[] } | null = null;
 let frame: number | null = null;
-/** (time, iteration) while running, for iterations per second. */
-let rate: { t: number; k: number }[] = [];
-let runningSince: number | null = null;
-let elapsedBefore = 0;
+/** Seconds run and iterations per second, for the progress line. */
+const clock = new RunClock();
 /** When charts were last told to redraw (performance.now()). */
 let drawnAt = 0;
 /** Bumped by Reset: queued tasks of an older generation do nothing. */
@@ -47,26 +46,17 @@ function enqueue(task: () => Promise<unknown> | unknown): Promise<unknown> {
 
 /** Let the workers run to the end without holding the queue (Pause interrupts them). */
 function runToEnd(): void {
-  startClock();
+  clock.start();
   session!.runTo(null).catch(() => undefined);
 }
 
 function fail(msg: string): void {
   session?.close();
   session = null;
-  stopClock();
+  clock.stop();
   set({ status: 'error', error: msg });
 }
 
-function startClock(): void {
-  if (runningSince === null) runningSince = performance.now();
-  rate = [];
-}
-
-function stopClock(): void {
-  if (runningSince !== null) elapsedBefore += (performance.now() - runningSince) / 1000;
-  runningSince = null;
-}
 
 /** Push what the workers streamed to the store, at most once per animation frame. */
 function requestFrame(): void {
@@ -89,13 +79,8 @@ function publish(force = true): void {
   // −1 until every worker has sent J[0]: charts must not take the empty first point as final
   s.live.iteration = holdAt === null ? reached : Math.min(reached, holdAt);
   const now = performance.now();
-  if (runningSince !== null) {
-    rate.push({ t: now, k: reached });
-    while (rate.length > 2 && now - rate[0].t > 2000) rate.shift();
-  }
-  const first = rate[0], last = rate[rate.length - 1];
-  const itPerSec = first && last && last.t - first.t > 200 ? ((last.k - first.k) * 1000) / (last.t - first.t) : s.itPerSec;
-  const elapsed = elapsedBefore + (runningSince !== null ? (now - runningSince) / 1000 : 0);
+  const { elapsed, itPerSec: measured } = clock.sample(reached, now);
+  const itPerSec = measured ?? s.itPerSec;
   const redraw = force || now - drawnAt >= CHART_REDRAW_MS;
   if (redraw) drawnAt = now;
   else if (frame === null) requestFrame(); // the charts catch up once the interval has passed
@@ -129,9 +114,7 @@ function openSession(plan: Plan): Promise<void> {
   const live = emptyLive(plan);
   holdAt = null;
   turnRecords = null;
-  elapsedBefore = 0;
-  runningSince = null;
-  rate = [];
+  clock.reset();
   // the tensor and WebGPU executors hold every run in one worker (one device); the CPU executor shares them out
   const { parts, connect } = runWith(plan.choice, {
     cpu: () => ({ parts: partitionRuns(allRuns(plan.exp), plan.threads), connect: connectCpuWorker }),
@@ -155,7 +138,7 @@ function openSession(plan: Plan): Promise<void> {
       },
       finished: () => {
         if (session !== s) return;
-        stopClock();
+        clock.stop();
         publish();
         set({ status: 'done' });
       },
@@ -189,7 +172,7 @@ export function startRun(): void {
 export function pauseRun(): void {
   if (get().status !== 'running') return;
   set({ status: 'paused', lastCommand: 'pause' });
-  stopClock();
+  clock.stop();
   enqueue(async () => {
     await session?.align();
     publish();
@@ -290,8 +273,7 @@ export function resetRun(): void {
   queue = Promise.resolve();
   holdAt = null;
   turnRecords = null;
-  stopClock();
-  elapsedBefore = 0;
+  clock.reset();
   const s = get();
   set({ status: 'idle', live: null, iteration: 0, total: s.plan?.exp.iterations ?? 0, version: s.version + 1, turnStep: null, backend: null, itPerSec: null, elapsed: 0, error: null, lastCommand: 'reset' });
 }
