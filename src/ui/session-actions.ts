@@ -11,13 +11,13 @@ import { runsPerAlgorithm, type HotChange, type Live, type MetricName, type Turn
 import type { Plan } from './plan';
 import { CHART_REDRAW_MS } from './redraw';
 import { RunClock } from './run-clock';
+import { CommandQueue } from './command-queue';
 import { checkDraft, isValid, useApp, type AppState, type Draft, type Theme } from './state';
 
 // What the page's buttons and controls do. Every command to the workers goes through one
 // queue, so a burst of presses is performed in order; the status changes at once.
 
 let session: Session | null = null;
-let queue: Promise<unknown> = Promise.resolve();
 /** While stepping turn by turn, the iteration the charts stop at (the one being stepped). */
 let holdAt: number | null = null;
 let turnRecords: { iteration: number; records: TurnRecord[] } | null = null;
@@ -26,23 +26,14 @@ let frame: number | null = null;
 const clock = new RunClock();
 /** When charts were last told to redraw (performance.now()). */
 let drawnAt = 0;
-/** Bumped by Reset: queued tasks of an older generation do nothing. */
-let generation = 0;
+/** Every command to the workers, in order; Reset clears it. */
+const commands = new CommandQueue((msg) => fail(msg));
 
 // read lazily: this module is evaluated before store.ts's body (store.ts re-exports it)
 const set = (partial: Partial<AppState>) => useApp.setState(partial);
 const get = () => useApp.getState();
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-function enqueue(task: () => Promise<unknown> | unknown): Promise<unknown> {
-  const g = generation;
-  queue = queue
-    .then(() => (g === generation ? task() : undefined))
-    .catch((e) => {
-      if (g === generation) fail(message(e));
-    });
-  return queue;
-}
+const enqueue = (task: () => Promise<unknown> | unknown) => commands.add(task);
 
 /** Let the workers run to the end without holding the queue (Pause interrupts them). */
 function runToEnd(): void {
@@ -269,8 +260,7 @@ function releaseTurnHold(): void {
 export function resetRun(): void {
   session?.close();
   session = null;
-  generation++;
-  queue = Promise.resolve();
+  commands.clear();
   holdAt = null;
   turnRecords = null;
   clock.reset();
