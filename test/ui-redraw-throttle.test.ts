@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { throttle } from '../src/ui/redraw';
+import { intervalGate, oncePerFrame, throttle } from '../src/ui/redraw';
 
 // The charts' redraw throttle on a clock the test moves: at most one run per gap, the last poke
 // always followed by a run.
@@ -59,5 +59,36 @@ describe('throttle', () => {
     expect(r.runs.length).toBe(5);
     for (const g of gaps) expect(g).toBeGreaterThanOrEqual(250);
     expect(r.runs.at(-1)).toBeGreaterThanOrEqual(992); // the last poke (t = 992) was followed by a run
+  });
+});
+
+describe('oncePerFrame', () => {
+  it('requests before the frame join it; the next request after it asks for a new frame', () => {
+    const frames: (() => void)[] = [];
+    let runs = 0;
+    const request = oncePerFrame(() => runs++, (f) => frames.push(f));
+    request();
+    request();
+    request();
+    expect(frames).toHaveLength(1);
+    frames.shift()!();
+    expect(runs).toBe(1);
+    request();
+    expect(frames).toHaveLength(1);
+    frames.shift()!();
+    expect(runs).toBe(2);
+  });
+});
+
+describe('intervalGate', () => {
+  it('opens once per gap; a forced opening restarts the interval', () => {
+    const due = intervalGate(250);
+    expect(due(0)).toBe(true);
+    expect(due(100)).toBe(false);
+    expect(due(249)).toBe(false);
+    expect(due(250)).toBe(true);
+    expect(due(300, true)).toBe(true);
+    expect(due(500)).toBe(false); // 200 ms after the forced one
+    expect(due(550)).toBe(true);
   });
 });

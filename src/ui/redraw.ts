@@ -35,3 +35,28 @@ export function throttle(
     }
   };
 }
+
+/** `run` on the next animation frame; requests before it runs join it (no animation frames, as in Node: a 16 ms timer). */
+export function oncePerFrame(run: () => void, raf: (f: () => void) => unknown = defaultRaf): () => void {
+  let pending = false;
+  return () => {
+    if (pending) return;
+    pending = true;
+    raf(() => {
+      pending = false;
+      run();
+    });
+  };
+}
+
+const defaultRaf = (f: () => void): unknown => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => f()) : setTimeout(f, 16));
+
+/** True when `gapMs` have passed since it last said true (or when forced, which restarts the interval). */
+export function intervalGate(gapMs: number): (now: number, force?: boolean) => boolean {
+  let last = -Infinity;
+  return (now, force = false) => {
+    if (!force && now - last < gapMs) return false;
+    last = now;
+    return true;
+  };
+}

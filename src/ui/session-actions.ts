@@ -9,7 +9,7 @@ import { TURN_STEP_NEEDS_CPU } from '../worker/session-protocol';
 import { isHotPath, setPath } from './draft';
 import { runsPerAlgorithm, type HotChange, type Live, type MetricName, type TurnStep, type XAxis } from './live';
 import type { Plan } from './plan';
-import { CHART_REDRAW_MS } from './redraw';
+import { CHART_REDRAW_MS, intervalGate, oncePerFrame } from './redraw';
 import { RunClock } from './run-clock';
 import { CommandQueue } from './command-queue';
 import { checkDraft, isValid, useApp, type AppState, type Draft, type Theme } from './state';
@@ -21,11 +21,10 @@ let session: Session | null = null;
 /** While stepping turn by turn, the iteration the charts stop at (the one being stepped). */
 let holdAt: number | null = null;
 let turnRecords: { iteration: number; records: TurnRecord[] } | null = null;
-let frame: number | null = null;
 /** Seconds run and iterations per second, for the progress line. */
 const clock = new RunClock();
-/** When charts were last told to redraw (performance.now()). */
-let drawnAt = 0;
+/** Whether the charts may redraw now: at most once per CHART_REDRAW_MS while results stream. */
+const chartsDue = intervalGate(CHART_REDRAW_MS);
 /** Every command to the workers, in order; Reset clears it. */
 const commands = new CommandQueue((msg) => fail(msg));
 
@@ -50,14 +49,7 @@ function fail(msg: string): void {
 
 
 /** Push what the workers streamed to the store, at most once per animation frame. */
-function requestFrame(): void {
-  if (frame !== null) return;
-  const raf = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (f: FrameRequestCallback) => setTimeout(() => f(performance.now()), 16);
-  frame = raf(() => {
-    frame = null;
-    publish(false);
-  }) as unknown as number;
-}
+const requestFrame = oncePerFrame(() => publish(false));
 
 /**
  * Show the streamed data: the progress every time; the charts (a `version` bump) when
@@ -72,9 +64,8 @@ function publish(force = true): void {
   const now = performance.now();
   const { elapsed, itPerSec: measured } = clock.sample(reached, now);
   const itPerSec = measured ?? s.itPerSec;
-  const redraw = force || now - drawnAt >= CHART_REDRAW_MS;
-  if (redraw) drawnAt = now;
-  else if (frame === null) requestFrame(); // the charts catch up once the interval has passed
+  const redraw = chartsDue(now, force);
+  if (!redraw) requestFrame(); // the charts catch up once the interval has passed
   set({ iteration: Math.max(0, s.live.iteration), version: redraw ? s.version + 1 : s.version, itPerSec, elapsed });
 }
 
