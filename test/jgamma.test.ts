@@ -126,3 +126,24 @@ describe('J_γ in the result, the exports and the page protocol', () => {
     );
   });
 });
+
+describe('J_γ with a table shared across prompts', () => {
+  it('J_γ* is the best of the mean discounted table, and J_γ at every iteration is the mean over contexts of the hand formula', () => {
+    // context 0 is the hand-worked case (discounted values 0.7, 0.2, 0.6, 0.85); context 1 pays
+    // turn 1 [0, 0] and terminal [0, 1, 0, 0] (values 0, 0.5, 0, 0): mean 0.35, 0.35, 0.3, 0.425
+    const cfg = {
+      ...config({ iterations: 4, initScale: 0.6 }),
+      env: { turns: 2, vocab: 2, tokensPerTurn: 1, contexts: 2, rewards: [[1, 0, 0, 0.5], [0, 1, 0, 0]], turnRewards: [[[0.2, 0.6]], [[0, 0]]], gamma: 0.5 },
+      policy: { kind: 'tabular', initScale: 0.6, shareContexts: true },
+    };
+    const { shard, thetas, result } = run(cfg);
+    expect(result.JgammaStar).toBeCloseTo(0.425, 15);
+    const other = (th: number[]) => {
+      const p = (n: number, a: number) => Math.exp(th[n * 2 + a]) / (Math.exp(th[n * 2]) + Math.exp(th[n * 2 + 1]));
+      return p(0, 0) * p(1, 1) * 0.5;
+    };
+    shard.series.forEach((s, r) => {
+      for (let k = 0; k <= 4; k++) expect(s.Jgamma![k]).toBeCloseTo((handJgamma(thetas[r][k]) + other(thetas[r][k])) / 2, 14);
+    });
+  });
+});

@@ -1,5 +1,3 @@
-import { createWriteStream, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { ConfigError, quote, safeText } from '../core/config/fields';
 import { resolveConfig } from '../core/config/resolve';
@@ -16,6 +14,7 @@ import { writeJson } from './write-json';
 import { progressBar } from './progress';
 import { commandHelp, usage } from './usage';
 import { mergeCommand, sweepCommand } from './sweep';
+import { checkOutFile, writeJsonAtomically } from './sweep-out';
 
 
 async function main(argv: string[]): Promise<number> {
@@ -34,10 +33,13 @@ async function main(argv: string[]): Promise<number> {
   }
   const out = args.out;
   if (out === '') throw new InputError(`--out: give the file to write: seeupo-explorer ${command} CONFIG.json --out FILE`);
-  if (out !== undefined) checkWritableFolder(out);
+  if (out !== undefined) checkOutFile(out);
   const threads = args.threads === undefined ? undefined : parseThreads(args.threads);
   let value: unknown;
-  if (command === 'sweep') value = await sweepCommand(args, threads ?? availableParallelism(), new URL('./', import.meta.url));
+  if (command === 'sweep') {
+    value = await sweepCommand(args, threads ?? availableParallelism(), new URL('./', import.meta.url));
+    if (value === null) return 0; // written to --out by the sweep's own durable writer
+  }
   else if (command === 'merge') value = mergeCommand(args);
   else {
     const result = await runFromArgs(command, args, threads);
@@ -45,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
     // as a stream: the text of a large result is longer than the longest string V8 can make
     value = command === 'claims' ? { claimsRules: result.claimsRules, claims: result.claims } : result;
   }
-  if (out !== undefined) await writeJson(value, createWriteStream(out), { end: true });
+  if (out !== undefined) await writeJsonAtomically(value, out);
   else await writeJson(value, process.stdout);
   return 0;
 }
@@ -79,18 +81,6 @@ async function runFromArgs(command: string, args: Args, threadsFlag: number | un
   bar.end();
   if (opened) reportHash(opened, result.resultsHash);
   return result;
-}
-
-/** --out's folder must exist before the run starts (a long run must not end in a lost result). */
-function checkWritableFolder(path: string): void {
-  const folder = dirname(resolve(path));
-  let ok = false;
-  try {
-    ok = statSync(folder).isDirectory();
-  } catch {
-    ok = false;
-  }
-  if (!ok) throw new InputError(`--out: the folder ${quote(folder.length > 80 ? '…' + folder.slice(-80) : folder, 120)} does not exist`);
 }
 
 /** Write (a short text) to stdout and wait until it is flushed: process.exit() would cut a piped result short. */

@@ -16,6 +16,8 @@ export interface NodeSweepOptions {
   workers: URL | null;
   shard: { index: number; count: number } | null;
   onProgress?: (done: number, total: number) => void;
+  onCell?: (cell: SweepCell) => void;
+  maxBatchRunIterations?: number;
 }
 
 export function runSweepCellsInNode(sweep: Sweep, cells: number[], opts: NodeSweepOptions): Promise<{ cells: SweepCell[]; warnings: string[] }> {
@@ -24,5 +26,5 @@ export function runSweepCellsInNode(sweep: Sweep, cells: number[], opts: NodeSwe
     batch: (exp, specs, report) => runShardsOnCpu(exp, { exp }, partitionRuns(specs, opts.threads), { threads: opts.threads, launch, onProgress: (p) => report(p.iteration) }),
     single: (exp, config, report) => runInNode(exp, config, { threads: opts.threads, launch, onProgress: (p) => report(p.iteration) }),
   };
-  return runSweepCells(sweep, cells, executors, { shard: opts.shard, onProgress: opts.onProgress });
+  return runSweepCells(sweep, cells, executors, { shard: opts.shard, onProgress: opts.onProgress, onCell: opts.onCell, maxBatchRunIterations: opts.maxBatchRunIterations, betweenJobs: () => new Promise((r) => setImmediate(r)) });
 }

@@ -41,12 +41,13 @@ export const HELP: Readonly<Record<Command, CommandHelp>> = {
     example: 'seeupo-explorer advantages docs/examples/advantages.json',
   },
   sweep: {
-    usage: ['seeupo-explorer sweep SWEEP.json [--shard I/N] [--out FILE] [--threads N]', 'seeupo-explorer sweep SWEEP.json --cell K'],
+    usage: ['seeupo-explorer sweep SWEEP.json [--shard I/N] [--out FILE [--resume]] [--threads N]', 'seeupo-explorer sweep SWEEP.json --cell K'],
     does: 'Runs a grid of experiments (docs/sweeps.md) and prints the sweep output; --cell prints one cell\'s experiment config instead.',
     options: [
       ['--shard I/N', 'run only cells I, I+N, I+2N, … (I is 0-based: 0 to N−1; N up to 4096); merge joins the shards'],
       ['--cell K', "print cell K's experiment config (K is 0-based), to run it on its own with run"],
-      ['--out FILE', 'write the output to FILE instead of stdout'],
+      ['--out FILE', 'write the output to FILE instead of stdout; finished cells go to FILE.journal as they end'],
+      ['--resume', 'with --out: after an interruption, run only the cells FILE.journal lacks; the same bytes as an uninterrupted run'],
       ['--threads N', 'worker threads, 1 to 256 (default: every core)'],
     ],
     example: 'seeupo-explorer sweep docs/examples/sweep.json --shard 0/2 --out shard-0.json',

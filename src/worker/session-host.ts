@@ -2,6 +2,7 @@ import type { RunSpec } from '../core/run/partition';
 import type { RunSeries } from '../core/run/series';
 import type { TurnRecord } from '../core/run/turns';
 import type { BackendReport } from '../exec/tensor/backend';
+import type { PolicyTreeView } from '../core/env/policy-tree';
 import { packBlock } from './series-block';
 import type { HotValues, SessionCommand, SessionEvent } from './session-protocol';
 
@@ -21,6 +22,9 @@ export interface Steppable {
   step(turns: boolean, limit?: number): Promise<TurnRecord[] | null>;
   applyHot(values: HotValues): void;
   dispose(): void;
+  /** Executors that hold a table the page can draw as a tree (the CPU executor): which runs to draw, and their trees now. */
+  watch?(runs: [number, number][], context: number): void;
+  trees?(): PolicyTreeView[];
 }
 
 export type MakeSteppable = (config: unknown, specs: RunSpec[]) => Promise<Steppable>;
@@ -77,6 +81,9 @@ class SessionHost {
   private failed = false;
   /** The sequence number of the last command, echoed on the events that answer it. */
   private seq = 0;
+  /** The runs whose policy trees the page shows (the 'watch' command), and the iteration last sent. */
+  private watching: { runs: [number, number][]; context: number } | null = null;
+  private treesPosted = -1;
 
   constructor(
     private readonly post: Post,
@@ -105,6 +112,8 @@ class SessionHost {
         case 'speed':
           this.speed = cmd.speed;
           return;
+        case 'watch':
+          return this.watch(cmd.runs, cmd.context);
       }
     } catch (e) {
       this.fail(e);
@@ -114,6 +123,7 @@ class SessionHost {
   private init(config: unknown, specs: RunSpec[]): void {
     this.make(config, specs).then((made) => {
       this.s = made;
+      if (this.watching) made.watch?.(this.watching.runs, this.watching.context);
       this.backendPosted = made.backend;
       this.post({ type: 'ready', iteration: made.iteration, backend: made.backend, Jstar: made.Jstar, runs: made.series.map((x) => [x.algoIndex, x.seedIndex]) });
       this.flush();
@@ -135,6 +145,23 @@ class SessionHost {
     else this.stopHere();
   }
 
+  /** Draw these runs' policy trees (none: stop); sent with every data block from now on. */
+  private watch(runs: [number, number][], context: number): void {
+    this.watching = runs.length ? { runs, context } : null;
+    if (this.s) {
+      this.s.watch?.(runs, context);
+      if (!this.busy) this.postTrees();
+    }
+  }
+
+  private postTrees(): void {
+    const s = this.s;
+    if (!s || !this.watching || !s.trees) return;
+    this.treesPosted = s.iteration;
+    const trees = s.trees();
+    if (trees.length) this.post({ type: 'policy', trees });
+  }
+
   private fail(e: unknown): void {
     this.failed = true;
     this.post({ type: 'error', message: e instanceof Error ? e.message : String(e) });
@@ -151,6 +178,7 @@ class SessionHost {
     const block = packBlock(s.series, this.posted, s.iteration, s.turns);
     this.post({ type: 'data', from: this.posted, to: s.iteration, block, diverged: s.series.map((x) => x.diverged) });
     this.posted = s.iteration;
+    if (this.treesPosted !== s.iteration) this.postTrees();
   }
 
   /** Apply the hot changes whose iteration has come. */
