@@ -7,6 +7,7 @@ import { resolveConfig } from '../core/config/resolve';
 import { chooseExecutor } from '../core/run/choose';
 import { inThisThread, runOnCpu } from '../exec/cpu/run-experiment';
 import { nodeThreadLauncher } from '../exec/cpu/node-pool';
+import { estimateWorkMs, threadsForWork } from '../exec/cpu/work';
 import { parseArgs, type Args } from './args';
 import type { ExperimentResult } from '../core/run/result';
 import { decodeLink, type LinkState } from '../core/config/link-codec';
@@ -90,7 +91,8 @@ async function runFromArgs(command: string, args: Args, threadsFlag: number | un
     const { runTensorInNode } = await import('../exec/tensor/node-run');
     result = await runTensorInNode(exp, choice.reason, (p) => bar.update(p));
   } else {
-    const threads = threadsFlag ?? availableParallelism();
+    // without --threads: as many threads as the estimated work pays for (a short run stays on this thread)
+    const threads = threadsFlag ?? threadsForWork(estimateWorkMs(exp), availableParallelism(), exp.algorithms.length * exp.seedIndices.length);
     const launch = threads === 1 ? inThisThread : nodeThreadLauncher(new URL('./cpu-worker.js', import.meta.url));
     result = await runOnCpu(exp, raw, { threads, launch, onProgress: (p) => bar.update(p) });
   }
