@@ -49,6 +49,9 @@ await build({
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });
 
+// the scalar implementation the benchmark compares with (bench/scalar), one file of its own
+await build({ ...common, entryPoints: { scalar: 'bench/scalar/main.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, format: 'esm', alias: { fflate: 'fflate/browser' } });
+
 // V8's code cache for the CLI, from a short real run (so the functions a run compiles are in it)
 rmSync('dist/cli.js.cache', { force: true });
 const dir = mkdtempSync(join(tmpdir(), 'seeupo-build-'));
