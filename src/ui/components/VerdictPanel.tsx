@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
-import { computeClaims, jDecimals, type Claim, type ClaimPart } from '../../core/claims';
+import { CLAIMS_RULES, computeClaims, jDecimals, type Claim, type ClaimPart } from '../../core/claims';
 import { claimSentence, claimsInputOfLive, summarizeLive } from '../../core/metrics/captions';
 import { CLAIM_TEXT, VERDICT_MEANING, verdictWord, type ClaimNumber } from '../claims-text';
 import { selectClaim, useApp } from '../store';
@@ -66,15 +66,32 @@ function Parts({ parts }: { parts: ClaimPart[] }) {
   );
 }
 
+/**
+ * Claim 4's part (c), "order matters", beside claim 4's row: a verdict of its own (docs/claims.md),
+ * never folded into claim 4's, which is the guarantee (a and b).
+ */
+function OrderVerdict({ part }: { part: ClaimPart }) {
+  return (
+    <p className="verdict-reason verdict-4c" data-testid="verdict-claim-4c" data-verdict={verdictWord(part.verdict)}>
+      <span className="verdict-part-name">(c) order matters:</span> <VerdictBadge verdict={part.verdict} /> {part.reason.replace(/^(Not testable here|Undecided): /, '')}
+    </p>
+  );
+}
+
 /** The numbers a verdict was decided on: per algorithm seeds, at J*, stuck, drops, t95, final J ± interval; and what the claim compared. */
 function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
   const d = jDecimals(plan.rewardRange[1] - plan.rewardRange[0]);
   const num = (v: number) => (Number.isFinite(v) ? v.toFixed(d) : 'n/a');
   const line = (id: string) => plan.algorithms.find((a) => a.id === id);
-  const rev = c.claim === 2 && Array.isArray(c.evidence.rev) ? (c.evidence.rev as Claim['evidence']['algorithms']) : [];
+  const rev = c.claim === 2 && Array.isArray(c.evidence.controls) ? (c.evidence.controls as Claim['evidence']['algorithms']) : [];
   const rows = [...c.evidence.algorithms.map((e) => ({ e, rev: false })), ...rev.map((e) => ({ e, rev: true }))];
   const seeds = c.claim === 3 && Array.isArray(c.evidence.seedIndices) ? (c.evidence.seedIndices as number[]) : null;
-  const pairs = c.claim === 5 && Array.isArray(c.evidence.pairs) ? (c.evidence.pairs as { group: string; other: string; values: string[]; verdict: string; shareDiff: number; meanDiff: number | null }[]) : [];
+  type Cmp = { differ: boolean; shareDiff: number; meanDiff: number | null };
+  const pairs =
+    c.claim === 5 && Array.isArray(c.evidence.pairs)
+      ? (c.evidence.pairs as { group: string; batch: string; groupVsBatch: Cmp; batchVsNone: (Cmp & { none: string })[]; verdict?: string }[])
+      : [];
+  const cmp = (x: Cmp) => `shares at J* differ by ${x.shareDiff.toFixed(2)}, mean final J by ${x.meanDiff === null ? 'n/a' : num(x.meanDiff)} (${x.differ ? 'apart' : 'the same place'})`;
   const h = highlightOf(c);
   const names = h.algorithms.map((id) => line(id)?.label ?? id);
   return (
@@ -100,10 +117,10 @@ function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
                 const l = line(e.id);
                 return (
                   <tr key={`${isRev ? 'rev-' : ''}${e.id}`} data-id={e.id}>
-                    <th scope="row" title={`${l?.label ?? e.id}${isRev ? ' (reverse-order SeeUPO, beside the PPO-style algorithms)' : ''}`}>
+                    <th scope="row" title={`${l?.label ?? e.id}${isRev ? ' (a control: the exact-advantage twin or reverse-order SeeUPO at the same step, beside the PPO-style algorithms)' : ''}`}>
                       {l && <span className="swatch" style={{ background: l.color }} />}
                       {l?.label ?? e.id}
-                      {isRev ? <span className="muted-inline"> (REV)</span> : null}
+                      {isRev ? <span className="muted-inline"> (control)</span> : null}
                     </th>
                     <td>{cells.seeds}</td>
                     <td>{cells.atJstar}</td>
@@ -129,9 +146,10 @@ function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
       {pairs.length > 0 && (
         <ul className="evidence-extra">
           {pairs.map((p) => (
-            <li key={`${p.group}-${p.other}`}>
-              {line(p.group)?.label ?? p.group} (group) vs {line(p.other)?.label ?? p.other} ({p.values[1]}): shares at J* differ by {p.shareDiff.toFixed(2)}, mean final J by{' '}
-              {p.meanDiff === null ? 'n/a' : num(p.meanDiff)} — {p.verdict}
+            <li key={`${p.group}-${p.batch}`}>
+              {line(p.group)?.label ?? p.group} (group) vs {line(p.batch)?.label ?? p.batch} (batch): {cmp(p.groupVsBatch)}
+              {p.batchVsNone.map((n) => `; batch vs ${line(n.none)?.label ?? n.none} (none): ${cmp(n)}`).join('')}
+              {p.verdict ? ` — ${p.verdict}` : ' — undecided'}
             </li>
           ))}
         </ul>
@@ -195,7 +213,7 @@ export function VerdictPanel({ large = false }: { large?: boolean }) {
       <div className="verdicts-head">
         <h2 id="verdicts-heading">The paper’s claims, here</h2>
         <span className="muted-inline" data-testid="verdicts-progress">
-          {progress} · rules v1
+          {progress} · rules v{CLAIMS_RULES}
         </span>
       </div>
       <ol className="verdict-list" ref={list}>
@@ -221,6 +239,7 @@ export function VerdictPanel({ large = false }: { large?: boolean }) {
               <p className="verdict-reason" data-testid={`claim-${n}`} data-verdict={c.verdict}>
                 {reasonOf(c)}
               </p>
+              {n === 4 && c.parts?.[2] ? <OrderVerdict part={c.parts[2]} /> : null}
               {on && <Evidence c={c} plan={plan} />}
             </li>
           );
