@@ -29,7 +29,9 @@ await build({
   entryPoints: { cli: 'src/cli/main.ts', 'cpu-worker': 'src/exec/cpu/node-worker.ts' },
   outdir: 'dist',
   format: 'cjs',
-  minify: true, // less to parse and cache; stack traces map back through the source map (--enable-source-maps)
+  // less to parse and cache; stack traces map back through the source map (--enable-source-maps);
+  // SEEUPO_MINIFY=0 keeps the names, for a readable node --cpu-prof profile
+  minify: process.env.SEEUPO_MINIFY !== '0',
   // the sources locate the worker bundle from their own URL
   define: { 'import.meta.url': '__seeupo_import_meta_url' },
   // fflate's Node build starts by loading worker_threads (for its asynchronous API); the
