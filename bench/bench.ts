@@ -7,6 +7,7 @@
 //   baseline  the straightforward baseline against it (bench/baseline-rows.ts)
 //   tensor    the tensor executor on the Node tfjs backends (bench/tensor.ts)
 //   scaling   cost per iteration against turns, tokens per turn, vocab, G and seeds, both executors (bench/scaling.ts)
+//   startup   a 1-iteration, 1-seed CLI run against a bare `node -e 0`, whole process (bench/versus.ts)
 //   versus    the CLI against the scalar implementation (bench/scalar), whole process, paired, at 16, 64, 256 seeds (bench/versus.ts)
 //   write     the result written by the CLI's streaming writer against JSON.stringify (bench/write.ts)
 //   memory    heap (and tf.memory()) over a 10,000-iteration run, both executors (bench/memory.ts)
@@ -92,6 +93,11 @@ async function scalingSection(): Promise<void> {
   printScalingRows(rows, { backend: 'wasm', seconds: (performance.now() - t0) / 1000 });
 }
 
+async function startupSection(): Promise<void> {
+  const { startupRows } = await import('./versus');
+  await startupRows();
+}
+
 async function versusSection(): Promise<void> {
   const { versusRows } = await import('./versus');
   await versusRows();
@@ -114,6 +120,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   baseline: baselineSection,
   tensor: tensorSection,
   scaling: scalingSection,
+  startup: startupSection,
   versus: versusSection,
   write: writeSection,
   memory: memorySection,

@@ -26,7 +26,7 @@ function childCpu(): number | null {
   }
 }
 
-function timeProcess(args: string[]): { wall: number; cpu: number | null } {
+export function timeProcess(args: string[]): { wall: number; cpu: number | null } {
   const c0 = childCpu();
   const t0 = performance.now();
   const r = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 26 });
@@ -63,6 +63,35 @@ export async function versusRows(): Promise<void> {
       const ratio = median(scalar.map((x) => x.wall)) / median(project.map((x) => x.wall));
       console.log(`${String(seeds).padStart(5)}   ${cell(project).padEnd(23)}  ${cell(scalar).padEnd(22)}  ${ratio.toFixed(2)}×`);
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Start-up (goal: ≤ 0.15 s): a 1-iteration, 1-seed run of the default experiment, whole process,
+ * default threads, result written, alternating with a bare `node -e 0` (what Node itself costs
+ * on this machine), median of `reps` (STARTUP_REPS, default 11).
+ */
+export async function startupRows(reps = Number(process.env.STARTUP_REPS ?? 11)): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'seeupo-startup-'));
+  try {
+    const config = join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ ...DEFAULT_CONFIG, iterations: 1, seeds: 1 }));
+    const cli: ReturnType<typeof timeProcess>[] = [];
+    const bare: ReturnType<typeof timeProcess>[] = [];
+    for (let r = 0; r < reps; r++) {
+      bare.push(timeProcess(['-e', '0']));
+      cli.push(timeProcess(['bin/seeupo-explorer.js', 'run', config, '--out', join(dir, 'result.json')]));
+    }
+    const row = (name: string, xs: ReturnType<typeof timeProcess>[]) => {
+      const cpu = xs.every((x) => x.cpu !== null) ? median(xs.map((x) => x.cpu!)).toFixed(3).padStart(9) : '        —';
+      console.log(`${name.padEnd(52)}${median(xs.map((x) => x.wall)).toFixed(3).padStart(8)}${cpu}`);
+    };
+    console.log(`start-up, whole process, median of ${reps} alternating pairs`);
+    console.log('process                                              wall s    CPU s');
+    row('node -e 0 (Node alone)', bare);
+    row('seeupo-explorer run (1 iteration, 1 seed, --out)', cli);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
