@@ -191,6 +191,23 @@ export function startRun(): void {
   });
 }
 
+/**
+ * Start the workers without running (idle, at iteration 0): the charts draw J at iteration 0 and
+ * the policy tree the starting policy, so a tour step never points at an empty chart. Nothing
+ * when a run exists or the settings are invalid.
+ */
+export function prepareRun(): void {
+  const s = get();
+  if (s.status !== 'idle' || hasSession() || !isValid(s)) return;
+  const plan = s.plan!;
+  enqueue(async () => {
+    if (!hasSession() && get().status === 'idle' && get().plan === plan) {
+      await openSession(plan);
+      publish();
+    }
+  });
+}
+
 /** Pause at once: workers stop within one slice and line up on one iteration. */
 export function pauseRun(): void {
   if (get().status !== 'running') return;
