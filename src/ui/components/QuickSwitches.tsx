@@ -5,7 +5,7 @@ import { AxisPicker } from './charts/ChartsPanel';
 import { algorithmsOf } from '../draft-edits';
 import { replaceDraft, resetRun, setDraftValue, startRun, useApp } from '../store';
 
-// One-click switches above the charts (issue 15): normalization and turn order for every
+// One-click switches above the charts: normalization and turn order for every
 // algorithm that reads them, rerun at once; the learning rate on a log slider (applied live).
 // The options come from src/core/options.ts; the slider's range from the registry's lr control.
 
