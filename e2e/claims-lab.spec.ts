@@ -161,6 +161,13 @@ test('a guided tour, walked from start to end, pressing the actions it asks for'
       if ((await action.getAttribute('data-done')) !== 'true') {
         await expect(next).toBeDisabled();
         await expect(page.getByTestId(what)).toHaveAttribute('data-tour-target', '');
+        // a step that asks for several presses ("three more times") counts them down
+        const presses = Number((await action.getAttribute('data-left')) ?? 1);
+        for (let left = presses - 1; left > 0; left--) {
+          await page.getByTestId(what).click();
+          await expect(action).toHaveAttribute('data-left', String(left));
+          await expect(next).toBeDisabled();
+        }
         await page.getByTestId(what).click();
         if (what === 'run') await waitDone(page);
         await expect(next).toBeEnabled({ timeout: RUN_TIMEOUT });

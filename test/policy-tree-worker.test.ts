@@ -77,10 +77,12 @@ describe('session host: watch', () => {
   it('sends the watched trees at once and after every iteration', async () => {
     const events: SessionEvent[] = [];
     let wake: () => void = () => {};
-    const handle = sessionHost((e) => {
+    // commands arrive on a later task, as a Web Worker's messages do
+    const host = sessionHost((e) => {
       events.push(structuredClone(e));
       wake();
     }, makeCpuSteppable);
+    const handle = (cmd: Parameters<typeof host>[0]) => setTimeout(() => host(structuredClone(cmd)), 0);
     const until = (pred: () => boolean) =>
       new Promise<void>((resolve) => {
         const check = () => (pred() ? resolve() : (wake = check));
@@ -97,8 +99,8 @@ describe('session host: watch', () => {
     const last = events.filter((e) => e.type === 'policy').pop() as Extract<SessionEvent, { type: 'policy' }>;
     expect(last.trees.map((t) => t.iteration)).toEqual([2, 2]);
     expect(last.trees[0].ids.length).toBeLessThanOrEqual(160);
-    handle({ type: 'watch', runs: [], context: 0 });
     const n = events.filter((e) => e.type === 'policy').length;
+    handle({ type: 'watch', runs: [], context: 0 });
     handle({ type: 'go', seq: 2, until: 3 });
     await until(() => events.some((e) => e.type === 'done'));
     expect(events.filter((e) => e.type === 'policy').length).toBe(n);

@@ -14,7 +14,7 @@ import { RunClock } from './run-clock';
 import { CommandQueue } from './command-queue';
 import { checkDraft, isValid, useApp, type AppState, type Draft, type Theme } from './state';
 import { mergeTrees, treeRunsOf, type TreeRun } from './tree-state';
-import { largestDrop } from './charts/largest-drop';
+import { evidenceLargestDrop, largestDrop } from './charts/largest-drop';
 import type { PolicyTreeView } from '../core/env/policy-tree';
 
 // What the page's buttons and controls do. Every command to the workers goes through one
@@ -294,7 +294,8 @@ export const toggleTreeDetails = () => set({ treeDetails: !get().treeDetails });
 /** Pick the seed whose J fell the most (claim 2's algorithms first): the seed charts draw it, the tree shows its run. */
 export function showLargestDrop(): void {
   const s = get();
-  const d = s.plan ? largestDrop(s.plan, s.live) : null;
+  // the drop claim 2's evidence names; where it names none (no algorithm of the claim), the seed charts' largest
+  const d = s.plan ? (evidenceLargestDrop(s.plan, s.live) ?? largestDrop(s.plan, s.live)) : null;
   set({ focusSeed: d });
   if (d) chooseTreeRuns([[d.algoIndex, d.seedIndex]]);
 }

@@ -1,4 +1,7 @@
 import { isPG } from '../../core/claims/groups';
+import { computeClaims } from '../../core/claims';
+import type { AlgorithmEvidence, DropEvidence } from '../../core/claims/types';
+import { claimsInputOfLive, summarizeLive } from '../../core/metrics/captions';
 import { violations } from '../../core/metrics/summary';
 import { runsPerAlgorithm, type Live } from '../live';
 import type { Plan } from '../plan';
@@ -27,6 +30,25 @@ export function runDrops(plan: Plan, live: Live, algoIndex: number, position: nu
   if (!run || !Number.isFinite(tol) || upTo < 1) return [];
   const J = run.J.subarray(0, upTo + 1);
   return violations(J, tol).map((k) => ({ algoIndex, seedIndex: run.seedIndex, iteration: k, drop: J[k - 1] - J[k], before: J[k - 1], after: J[k] }));
+}
+
+/**
+ * The largest drop claim 2's evidence names (rules v2: its seed, iteration and size, over the
+ * algorithms the claim is about), as the seed charts draw it; null when the evidence names none.
+ */
+export function evidenceLargestDrop(plan: Plan, live: Live | null): SeedDrop | null {
+  if (!live || live.iteration < 1 || live.runs.length !== plan.exp.algorithms.length * runsPerAlgorithm(plan.exp)) return null;
+  const claims = computeClaims(claimsInputOfLive(plan.exp, plan.Jstar, summarizeLive(plan.exp, plan.Jstar, live.runs, live.iteration)));
+  const algorithms = (claims.find((c) => c.claim === 2)?.evidence.algorithms ?? []) as (AlgorithmEvidence & { largestDrop?: DropEvidence | null })[];
+  let best: { id: string; d: DropEvidence } | null = null;
+  for (const a of algorithms) if (a.largestDrop && (!best || a.largestDrop.size > best.d.size)) best = { id: a.id, d: a.largestDrop };
+  if (!best) return null;
+  const algoIndex = plan.exp.algorithms.findIndex((a) => a.id === best!.id);
+  const position = plan.exp.seedIndices.indexOf(best.d.seed);
+  const run = algoIndex >= 0 && position >= 0 ? live.runs[algoIndex * runsPerAlgorithm(plan.exp) + position] : null;
+  if (!run) return null;
+  const k = best.d.iteration;
+  return { algoIndex, seedIndex: best.d.seed, iteration: k, drop: best.d.size, before: run.J[k - 1], after: run.J[k] };
 }
 
 /**
