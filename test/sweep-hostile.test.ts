@@ -39,3 +39,27 @@ describe('Content-Security-Policy: frame-ancestors', () => {
     expect(CONTENT_SECURITY_POLICY.startsWith(META_CONTENT_SECURITY_POLICY)).toBe(true);
   });
 });
+
+describe('labels: no controls, no bidirectional overrides; verdict text isolates them', () => {
+  const base = (label: string) => ({ version: 1, env: { preset: 'lock' }, algorithms: [{ id: 'grpo', label }] });
+  const refused = ['ab\u202Ecd', 'x\u202A', '\u2066iso', 'y\u2069', 'rlm\u200F', 'c1\u0085', 'c1\u009b[31m', 'alm\u061C', 'tab\t'];
+  for (const l of refused)
+    it(`refuses ${JSON.stringify(l)}, naming the field`, async () => {
+      const { resolveConfig } = await import('../src/core/config/resolve');
+      expect(() => resolveConfig(base(l))).toThrow(/algorithms\[0\]\.label: must be a name of 1–\d+ characters without control characters or bidirectional controls/);
+    });
+
+  it('accepts names in any script', async () => {
+    const { resolveConfig } = await import('../src/core/config/resolve');
+    for (const l of ['שלום', 'مرحبا', 'GRPO (lr 3)', 'ü-β'])
+      expect(resolveConfig(base(l)).algorithms[0]!.label).toBe(l);
+  });
+
+  it('IsolatedLabels wraps every label occurrence in <bdi>', async () => {
+    const { renderToStaticMarkup } = await import('react-dom/server');
+    const { createElement } = await import('react');
+    const { IsolatedLabels } = await import('../src/ui/components/VerdictPanel');
+    const html = renderToStaticMarkup(createElement(IsolatedLabels, { text: 'שלום (a) reached J* 3 times; GRPO did not (שלום).', labels: ['שלום', 'GRPO', 'unused'] }));
+    expect(html).toBe('<bdi>שלום</bdi> (a) reached J* 3 times; <bdi>GRPO</bdi> did not (<bdi>שלום</bdi>).');
+  });
+});

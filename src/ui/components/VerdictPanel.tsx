@@ -66,6 +66,25 @@ function Parts({ parts }: { parts: ClaimPart[] }) {
   );
 }
 
+/**
+ * A sentence with every algorithm label in it isolated (<bdi>): a label in a right-to-left script
+ * (or ending in neutral characters) reorders only itself, never the words around it.
+ */
+export function IsolatedLabels({ text, labels }: { text: string; labels: readonly string[] }) {
+  const found = [...new Set(labels)].filter((l) => l && text.includes(l)).sort((a, b) => b.length - a.length);
+  if (found.length === 0) return <>{text}</>;
+  const re = new RegExp(found.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  const out: React.ReactNode[] = [];
+  let at = 0;
+  for (const m of text.matchAll(re)) {
+    if (m.index > at) out.push(text.slice(at, m.index));
+    out.push(<bdi key={out.length}>{m[0]}</bdi>);
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return <>{out}</>;
+}
+
 /** The numbers a verdict was decided on: per algorithm seeds, at J*, stuck, drops, t95, final J ± interval; and what the claim compared. */
 function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
   const d = jDecimals(plan.rewardRange[1] - plan.rewardRange[0]);
@@ -102,7 +121,7 @@ function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
                   <tr key={`${isRev ? 'rev-' : ''}${e.id}`} data-id={e.id}>
                     <th scope="row" title={`${l?.label ?? e.id}${isRev ? ' (reverse-order SeeUPO, beside the PPO-style algorithms)' : ''}`}>
                       {l && <span className="swatch" style={{ background: l.color }} />}
-                      {l?.label ?? e.id}
+                      <bdi>{l?.label ?? e.id}</bdi>
                       {isRev ? <span className="muted-inline"> (REV)</span> : null}
                     </th>
                     <td>{cells.seeds}</td>
@@ -130,7 +149,7 @@ function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
         <ul className="evidence-extra">
           {pairs.map((p) => (
             <li key={`${p.group}-${p.other}`}>
-              {line(p.group)?.label ?? p.group} (group) vs {line(p.other)?.label ?? p.other} ({p.values[1]}): shares at J* differ by {p.shareDiff.toFixed(2)}, mean final J by{' '}
+              <bdi>{line(p.group)?.label ?? p.group}</bdi> (group) vs <bdi>{line(p.other)?.label ?? p.other}</bdi> ({p.values[1]}): shares at J* differ by {p.shareDiff.toFixed(2)}, mean final J by{' '}
               {p.meanDiff === null ? 'n/a' : num(p.meanDiff)} — {p.verdict}
             </li>
           ))}
@@ -138,7 +157,7 @@ function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
       )}
       <p className="muted evidence-highlight" data-testid="highlight-note">
         {names.length
-          ? `Highlighted in the charts: ${names.join(', ')}${h.seeds ? `; seeds ${h.seeds.join(', ')} in the seed charts` : ''}.`
+          ? <>Highlighted in the charts: {names.map((n, i) => <span key={i}>{i ? ', ' : ''}<bdi>{n}</bdi></span>)}{h.seeds ? `; seeds ${h.seeds.join(', ')} in the seed charts` : ''}.</>
           : 'Nothing to highlight: no algorithm of this experiment takes part.'}
       </p>
     </div>
@@ -219,7 +238,7 @@ export function VerdictPanel({ large = false }: { large?: boolean }) {
                 <VerdictBadge verdict={c.verdict} />
               </button>
               <p className="verdict-reason" data-testid={`claim-${n}`} data-verdict={c.verdict}>
-                {reasonOf(c)}
+                <IsolatedLabels text={reasonOf(c)} labels={plan.algorithms.map((a) => a.label)} />
               </p>
               {on && <Evidence c={c} plan={plan} />}
             </li>
