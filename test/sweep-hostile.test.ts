@@ -63,3 +63,92 @@ describe('labels: no controls, no bidirectional overrides; verdict text isolates
     expect(html).toBe('<bdi>שלום</bdi> (a) reached J* 3 times; <bdi>GRPO</bdi> did not (<bdi>שלום</bdi>).');
   });
 });
+
+describe('axes that change nothing, and paths that reach a prototype, are refused naming the axis', () => {
+  const sweepOf = (path: string, values: unknown[], base: Record<string, unknown> = {}) => ({
+    version: 1,
+    base: { version: 1, env: { preset: 'lock' }, mode: 'exact', iterations: 5, seeds: 1, algorithms: [{ id: 'grpo' }, { id: 'reinforce' }], ...base },
+    axes: [{ path, values }],
+  });
+  const refusals: [string, unknown, RegExp][] = [
+    ['env.__proto__', sweepOf('env.__proto__', [1, 2]), /^axes\[0\]\.path: must not name "__proto__"/],
+    ['algorithms.0.constructor', sweepOf('algorithms.0.constructor', [1, 2]), /^axes\[0\]\.path: must not name "constructor"/],
+    ['optimizer.prototype', sweepOf('optimizer.prototype', [1, 2]), /^axes\[0\]\.path: must not name "prototype"/],
+    ['algorithms[0]clip (no dot)', sweepOf('algorithms[0]clip', [0.1, 0.2]), /^axes\[0\]\.path: must be a config path/],
+    [
+      'optimizer.lr shadowed by every algorithm\'s own lr',
+      sweepOf('optimizer.lr', [0.1, 1], { algorithms: [{ id: 'grpo', lr: 2 }, { id: 'reinforce', lr: 3 }] }),
+      /^axes\[0\]\.path: optimizer\.lr changes no cell: every algorithm of the base sets its own lr/,
+    ],
+    ['a field the indexed algorithm does not read', sweepOf('algorithms.1.clip', [0.1, 0.2]), /^axes\[0\]\.path: algorithms\[1\] \(reinforce, rule reinforce\) does not read "clip"/],
+  ];
+  for (const [what, doc, message] of refusals)
+    it(what, async () => {
+      const { parseSweep } = await import('../src/core/sweep/cells');
+      expect(() => parseSweep(doc)).toThrow(message);
+      expect(() => parseSweep(doc, { resolve: 'none' })).toThrow(message);
+    });
+
+  it('still accepts optimizer.lr when one algorithm reads it, and algorithms[0].clip with its dot', async () => {
+    const { parseSweep } = await import('../src/core/sweep/cells');
+    expect(parseSweep(sweepOf('optimizer.lr', [0.1, 1], { algorithms: [{ id: 'grpo', lr: 2 }, { id: 'reinforce' }] })).cells).toBe(2);
+    expect(parseSweep(sweepOf('algorithms[0].clip', [0.1, 0.2])).cells).toBe(2);
+  });
+
+  it('setAt never writes through a prototype key', async () => {
+    const { setAt } = await import('../src/core/sweep/paths');
+    expect(() => setAt({}, ['env', '__proto__', 'polluted'], 1)).toThrow(/not a config field/);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('messages that named the wrong thing', () => {
+  it('an empty sweep= says it is empty (not "inflates past 1 MiB")', async () => {
+    const { decodeSweepLink } = await import('../src/core/sweep/link');
+    for (const link of ['#v=1&sweep=', '#v=1']) {
+      const d = decodeSweepLink(link);
+      expect(d.ok).toBe(false);
+      expect(!d.ok && d.message).toBe('sweep: is empty: the link holds no document (copy the link again)');
+    }
+  });
+
+  it('a config or link giving only optimizer.lr runs with the default optimizer kind', async () => {
+    const { resolveConfig } = await import('../src/core/config/resolve');
+    expect(resolveConfig({ version: 1, env: { preset: 'lock' }, optimizer: { lr: 0.5 } }).optimizer).toEqual({ kind: 'sgd', lr: 0.5 });
+    expect(() => resolveConfig({ version: 1, env: { preset: 'lock' }, optimizer: { kind: 'adam' } })).toThrow(/^optimizer\.lr:/);
+  });
+});
+
+describe('sizes bounded before work', () => {
+  it('a flood of unknown keys is refused by a linear scan, before JSON.parse builds it', async () => {
+    const { checkKeyCounts, MAX_OBJECT_KEYS } = await import('../src/core/config/key-limit');
+    const keys = Array.from({ length: 200_000 }, (_, i) => `"k${i}":0`).join(',');
+    expect(() => checkKeyCounts(`{"version":1,${keys}}`, 'the file')).toThrow(`the file has an object with more than ${MAX_OBJECT_KEYS.toLocaleString('en-US')} keys`);
+    // keys inside strings, and long lists, are not keys
+    expect(() => checkKeyCounts(JSON.stringify({ a: 'x:'.repeat(5000), b: Array.from({ length: 5000 }, (_, i) => i), c: [{ d: 1 }] }), 'f')).not.toThrow();
+    expect(() => checkKeyCounts(JSON.stringify({ s: '"\\":{' }), 'f')).not.toThrow();
+  });
+
+  it('a sweep whose cells × base would take minutes to check is refused up front; --cell resolves one cell', async () => {
+    const { parseSweep, validationCost } = await import('../src/core/sweep/cells');
+    const { SWEEP_LIMITS } = await import('../src/core/sweep/schema');
+    const rewards = [Array.from({ length: 4096 }, (_, i) => (i % 7) / 7)];
+    const doc = {
+      version: 1,
+      base: { version: 1, env: { turns: 3, vocab: 16, tokensPerTurn: 1, rewards }, mode: 'exact', iterations: 2, seeds: 1, algorithms: [{ id: 'grpo' }] },
+      axes: [{ path: 'optimizer.lr', grid: { from: 0.1, to: 10, count: 64 } }, { path: 'algorithms.*.clip', grid: { from: 0.1, to: 0.5, count: 64 } }],
+    };
+    const lazy = parseSweep(doc, { resolve: 'none' });
+    expect(validationCost(lazy)).toBeGreaterThan(SWEEP_LIMITS.validationChars);
+    expect(() => parseSweep(doc)).toThrow(/^axes: 4,096 cells × a base of [\d,]+ characters = [\d,]+ characters to check; the limit is/);
+    expect(parseSweep(doc, { resolve: 4095 }).cells).toBe(4096);
+  });
+});
+
+describe('input files are read with a byte limit that holds for devices', () => {
+  it('/dev/zero (size 0, endless) is refused once past the limit, not read to the end', async () => {
+    const { readBounded } = await import('../src/cli/inputs');
+    expect(() => readBounded('/dev/zero', '/dev/zero', 1 << 20)).toThrow('/dev/zero: the file is over 1,048,576 bytes; the limit is 1,048,576');
+    expect(readBounded('/dev/null', 'null', 10)).toBe('');
+  });
+});

@@ -265,7 +265,8 @@ export const configSchema = z.strictObject({
   seedIndices: z.array(num({ min: 0, max: LIMITS.seeds.max - 1, int: true })).min(1, 'must list at least one seed index').max(LIMITS.seeds.max, `at most ${LIMITS.seeds.max} seed indices`).optional(),
   groupSize: num(LIMITS.groupSize).optional(),
   optimizer: z
-    .strictObject({ kind: oneOf(OPTIMIZERS), lr: num(LIMITS.lr) })
+    // kind defaults to the default optimizer's (a link or config giving only optimizer.lr means that lr with SGD)
+    .strictObject({ kind: oneOf(OPTIMIZERS).optional(), lr: num(LIMITS.lr) })
     .optional(),
   algorithms: z.array(z.unknown()).min(1, 'must list at least one algorithm').max(LIMITS.algorithms, `at most ${LIMITS.algorithms} algorithms`).optional(),
   executor: oneOf(EXECUTORS).optional(),

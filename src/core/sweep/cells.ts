@@ -63,6 +63,7 @@ export function parseSweep(raw: unknown, opts: ParseSweepOptions = {}): Sweep {
     const path = parseAxisPath(a.path, `axes[${i}].path`);
     return { path, algorithms: path.starField === null ? [] : starTargets(baseExp, path.starField, i) };
   });
+  paths.forEach((p, i) => checkChangesCells(baseExp, p.path, i));
   if (paths.length === 2 && concretePath(paths[0]!.path) === concretePath(paths[1]!.path) && paths[0]!.path.starField === paths[1]!.path.starField)
     throw new ConfigError('axes[1].path', `is the same field as axes[0] (${quote(axes[0]!.path)}); sweep two different fields`);
   const cells = axes.reduce((n, a) => n * a.values.length, 1);
@@ -92,6 +93,23 @@ function resolveBase(base: Record<string, unknown>): Experiment {
   } catch (e) {
     if (e instanceof ConfigError) throw new ConfigError(e.path ? `base.${e.path}` : 'base', e.detail);
     throw e;
+  }
+}
+
+/**
+ * An axis must be able to change a cell: optimizer.lr when every algorithm of the base carries
+ * its own lr (each run's rate is its algorithm's: records.ts algorithmLr), or an algorithm field
+ * the algorithm's rule never reads, would give identical cells under different labels.
+ */
+function checkChangesCells(exp: Experiment, path: AxisPath, axis: number): void {
+  const where = `axes[${axis}].path`;
+  if (concretePath(path) === 'optimizer.lr' && exp.algorithms.length > 0 && exp.algorithms.every((a) => a.lr !== null && a.lr !== undefined))
+    throw new ConfigError(where, `optimizer.lr changes no cell: every algorithm of the base sets its own lr (${exp.algorithms.map((a) => `${a.id}: ${a.lr}`).join(', ')}), which takes its place; sweep "algorithms.*.lr" instead`);
+  const [top, index, field] = path.keys;
+  if (top === 'algorithms' && path.starField === null && typeof index === 'number' && typeof field === 'string' && path.keys.length === 3) {
+    const a = exp.algorithms[index];
+    if (a && !['rule', 'advantage', 'label', 'lr', 'id'].includes(field) && !fieldsRead(a).has(field as never))
+      throw new ConfigError(where, `algorithms[${index}] (${a.id}, rule ${a.rule}) does not read "${field}": the axis changes no cell`);
   }
 }
 
