@@ -139,9 +139,13 @@ describe('sizes bounded before work', () => {
       axes: [{ path: 'optimizer.lr', grid: { from: 0.1, to: 10, count: 64 } }, { path: 'algorithms.*.clip', grid: { from: 0.1, to: 0.5, count: 64 } }],
     };
     const lazy = parseSweep(doc, { resolve: 'none' });
-    expect(validationCost(lazy)).toBeGreaterThan(SWEEP_LIMITS.validationChars);
-    expect(() => parseSweep(doc)).toThrow(/^axes: 4,096 cells × a base of [\d,]+ characters = [\d,]+ characters to check; the limit is/);
+    expect(lazy.cost).toBeGreaterThan(SWEEP_LIMITS.validationCost);
+    expect(() => parseSweep(doc)).toThrow(/^axes: 4,096 cells of this base cost [\d.e+]+ to check .*; the limit is/);
     expect(parseSweep(doc, { resolve: 4095 }).cells).toBe(4096);
+    // the same size made by a preset (16 tokens × 4 turns = 65,536 sequences): a short link, the same work
+    const preset = { ...doc, base: { version: 1, env: { preset: 'needle', turns: 4, vocab: 16 }, mode: 'exact', iterations: 2, seeds: 1, algorithms: [{ id: 'grpo' }] } };
+    expect(() => parseSweep(preset)).toThrow(/^axes: 4,096 cells of this base cost/);
+    void validationCost;
   });
 });
 

@@ -1,5 +1,6 @@
 import { ConfigError } from '../core/config/fields';
-import { cellConfig, parseSweep, resolveCell, type Sweep } from '../core/sweep/cells';
+import { cellConfig, checkValidationCost, parseSweep, resolveCell, type Sweep } from '../core/sweep/cells';
+import type { Experiment } from '../core/config/resolve';
 import type { SweepCell } from '../core/sweep/document';
 import { checkSweepWork } from '../core/sweep/limits';
 import { decodeSweepLink, type SweepView } from '../core/sweep/link';
@@ -44,15 +45,22 @@ export function sweepDocOf(s: Pick<AppState, 'draft' | 'plan' | 'fieldErrors' | 
   return { ok: true, doc: { version: 1, base, axes: s.sweep.axes.map((a) => ({ path: a.path.trim(), values: parseAxisValues(a.values) })) } };
 }
 
-let checked: { key: string; result: { ok: true; sweep: Sweep } | { ok: false; message: string } } | null = null;
+type Checked = { ok: true; sweep: Sweep } | { ok: false; message: string };
+let checked: { key: string; result: Checked } | null = null;
 
-/** The sweep parsed and every cell resolved (parseSweep, the CLI's check), memoized on the document. */
-export function checkSweep(doc: SweepInput): { ok: true; sweep: Sweep } | { ok: false; message: string } {
+/**
+ * The sweep parsed (schema, base, axes, the cost of checking its cells), memoized on the
+ * document; its cells are resolved a slice at a time by cellsChecked, never here: a 4,096-cell
+ * sweep resolved in one go blocks the page for seconds.
+ */
+export function checkSweep(doc: SweepInput): Checked {
   const key = JSON.stringify(doc);
   if (checked?.key === key) return checked.result;
-  let result: { ok: true; sweep: Sweep } | { ok: false; message: string };
+  let result: Checked;
   try {
-    result = { ok: true, sweep: parseSweep(doc) };
+    const sweep = parseSweep(doc, { resolve: 'none' });
+    checkValidationCost(sweep);
+    result = { ok: true, sweep };
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     result = { ok: false, message: e.message };
@@ -61,12 +69,64 @@ export function checkSweep(doc: SweepInput): { ok: true; sweep: Sweep } | { ok: 
   return result;
 }
 
-/** Why the Sweep view cannot run now (invalid experiment or axes), or null. */
+/** Milliseconds of cell resolving per slice: well inside the 50 ms of a long task. */
+const SLICE_MS = 8;
+type CellCheck = { state: 'checking'; done: number } | { state: 'ok'; exps: Experiment[] } | { state: 'error'; message: string };
+let cellCheck: { sweep: Sweep; status: CellCheck; timer: ReturnType<typeof setTimeout> | null } | null = null;
+
+/**
+ * Every cell of `sweep` resolved (the CLI's check), a slice of SLICE_MS at a time between
+ * frames; the store's sweep.checked changes when it ends, so the view re-renders.
+ */
+export function cellsChecked(sweep: Sweep): CellCheck {
+  if (cellCheck?.sweep === sweep) return cellCheck.status;
+  if (cellCheck?.timer) clearTimeout(cellCheck.timer);
+  const exps: Experiment[] = [];
+  const job: NonNullable<typeof cellCheck> = { sweep, status: { state: 'checking', done: 0 }, timer: null };
+  cellCheck = job;
+  const step = () => {
+    job.timer = null;
+    if (cellCheck !== job) return;
+    const t0 = performance.now();
+    try {
+      while (exps.length < sweep.cells && performance.now() - t0 < SLICE_MS) exps.push(resolveCell(sweep, exps.length));
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e;
+      job.status = { state: 'error', message: e.message };
+      setSweep({ checked: get().sweep.checked + 1 });
+      return;
+    }
+    if (exps.length < sweep.cells) {
+      job.status = { state: 'checking', done: exps.length };
+      job.timer = setTimeout(step, 0);
+      return;
+    }
+    job.status = { state: 'ok', exps };
+    setSweep({ checked: get().sweep.checked + 1 });
+  };
+  job.timer = setTimeout(step, 0);
+  return job.status;
+}
+
+let blockedMemo: { key: unknown[]; value: string | null } | null = null;
+
+/** Why the Sweep view cannot run now (invalid experiment or axes, cells still being checked), or null. */
 export function sweepBlocked(s: Pick<AppState, 'draft' | 'plan' | 'fieldErrors' | 'configError' | 'sweep'>): string | null {
+  const key = [s.draft, s.plan, s.fieldErrors, s.configError, s.sweep.axes, s.sweep.checked];
+  if (blockedMemo && blockedMemo.key.every((k, i) => k === key[i])) return blockedMemo.value;
   const d = sweepDocOf(s);
-  if (!d.ok) return d.message;
-  const c = checkSweep(d.doc);
-  return c.ok ? null : c.message;
+  let value: string | null;
+  if (!d.ok) value = d.message;
+  else {
+    const c = checkSweep(d.doc);
+    if (!c.ok) value = c.message;
+    else {
+      const cells = cellsChecked(c.sweep);
+      value = cells.state === 'ok' ? null : cells.state === 'error' ? cells.message : `Checking the sweep’s ${c.sweep.cells.toLocaleString('en-US')} cells…`;
+    }
+  }
+  blockedMemo = { key, value };
+  return value;
 }
 
 export function setSweepAxis(i: number, axis: SweepAxisDraft): void {
@@ -99,8 +159,11 @@ export function runSweep(): void {
   const c = checkSweep(d.doc);
   if (!c.ok) return setSweep({ status: 'error', error: c.message });
   const sweep = c.sweep;
+  const cells = cellsChecked(sweep);
+  if (cells.state === 'error') return setSweep({ status: 'error', error: cells.message });
+  if (cells.state !== 'ok') return; // Run is off until the check ends
   try {
-    checkSweepWork(sweep, Array.from({ length: sweep.cells }, (_, k) => resolveCell(sweep, k)), null);
+    checkSweepWork(sweep, cells.exps, null);
   } catch (e) {
     if (e instanceof ConfigError) return setSweep({ status: 'error', error: `${e.message.replace(/, or split the sweep with --shard.*$/, '')} (the command line can split a sweep over machines: seeupo-explorer sweep --shard I/N)` });
     throw e;
@@ -186,7 +249,7 @@ export function openSweepLink(text: string, source: 'startup' | 'history'): bool
   }
   cancelSweep();
   const axes = d.doc.axes.map(axisDraft);
-  loadExperiment(d.doc.base, undefined, null, { page: 'sweep', linkError: null, sweep: { axes, view: d.view, status: 'idle', error: null, run: null } });
+  loadExperiment(d.doc.base, undefined, null, { page: 'sweep', linkError: null, sweep: { ...get().sweep, axes, view: d.view, status: 'idle', error: null, run: null } });
   return true;
 }
 

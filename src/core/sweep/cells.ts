@@ -14,6 +14,8 @@ export interface Sweep {
   /** The axes' parsed paths and, for a "*" path, the algorithms (by index) the field applies to. */
   paths: { path: AxisPath; algorithms: number[] }[];
   cells: number;
+  /** validationCost of resolving every cell. */
+  cost: number;
 }
 
 export interface ParseSweepOptions {
@@ -26,11 +28,23 @@ export interface ParseSweepOptions {
 }
 
 /**
- * What resolving every cell costs, counted as cells × the base's JSON characters (a resolve
- * reads the whole base: a 65,536-entry reward table, 4,096 times, is minutes of work).
+ * What resolving every cell costs, counted as cells × (the base's JSON characters + 8 per
+ * reward-table entry): a resolve reads the whole base and builds the environment's tables, so
+ * a 65,536-entry table — written out, or made by a preset at 16 tokens × 4 turns — resolved
+ * 4,096 times is minutes of work.
  */
-export function validationCost(sweep: Pick<Sweep, 'base' | 'cells'>): number {
-  return sweep.cells * JSON.stringify(sweep.base).length;
+export function validationCost(sweep: Pick<Sweep, 'base' | 'cells'>, baseExp: Pick<Experiment, 'env'>): number {
+  const entries = baseExp.env.rewards.reduce((n, r) => n + r.length, 0);
+  return sweep.cells * (JSON.stringify(sweep.base).length + 8 * entries);
+}
+
+/** Refuses a sweep whose cells would take too long to check (validationCost past SWEEP_LIMITS.validationCost). */
+export function checkValidationCost(sweep: Pick<Sweep, 'base' | 'cells' | 'cost'>): void {
+  if (sweep.cost > SWEEP_LIMITS.validationCost)
+    throw new ConfigError(
+      'axes',
+      `${sweep.cells.toLocaleString('en-US')} cells of this base cost ${sweep.cost.toExponential(2)} to check (the base's characters and 8 per reward-table entry, per cell); the limit is ${SWEEP_LIMITS.validationCost.toExponential(2)}: use fewer values or a smaller environment (each cell resolves the whole base)`,
+    );
 }
 
 /** Validate a sweep document (any JSON value); throws a ConfigError naming the field (exit 2). */
@@ -69,19 +83,15 @@ export function parseSweep(raw: unknown, opts: ParseSweepOptions = {}): Sweep {
   const cells = axes.reduce((n, a) => n * a.values.length, 1);
   if (cells > SWEEP_LIMITS.cells)
     throw new ConfigError('axes', `${axes.map((a) => `${a.path} (${a.values.length} values)`).join(' × ')} make ${cells.toLocaleString('en-US')} cells; the limit is ${SWEEP_LIMITS.cells.toLocaleString('en-US')}: use fewer values`);
-  const sweep = { base, axes, paths, cells };
+  const sweep = { base, axes, paths, cells, cost: 0 };
+  sweep.cost = validationCost(sweep, baseExp);
   const which = opts.resolve ?? 'all';
   if (typeof which === 'number') {
     if (Number.isInteger(which) && which >= 0 && which < cells) resolveCell(sweep, which);
     return sweep;
   }
   if (which === 'none') return sweep;
-  const cost = validationCost(sweep);
-  if (cost > SWEEP_LIMITS.validationChars)
-    throw new ConfigError(
-      'axes',
-      `${cells.toLocaleString('en-US')} cells × a base of ${JSON.stringify(base).length.toLocaleString('en-US')} characters = ${cost.toLocaleString('en-US')} characters to check; the limit is ${SWEEP_LIMITS.validationChars.toLocaleString('en-US')}: use fewer values or a smaller base (each cell is the whole base, checked)`,
-    );
+  checkValidationCost(sweep);
   // every cell is checked here, so each shard of a sweep refuses a bad value before any runs
   for (let c = 0; c < cells; c++) resolveCell(sweep, c);
   return sweep;

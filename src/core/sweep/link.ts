@@ -1,7 +1,7 @@
 import { checkDepth, ConfigError, quote } from '../config/fields';
 import { MAX_FRAGMENT_CHARS, fragmentOf, LINK_VERSION, TOO_LARGE_FOR_LINK, type EncodedLink } from '../config/link-codec';
 import { compressText, decompressText, MAX_INFLATED_BYTES } from '../config/link-compress';
-import { parseSweep, type Sweep } from './cells';
+import { checkValidationCost, parseSweep, type Sweep } from './cells';
 import type { SweepInput } from './schema';
 import { SWEEP_OUTCOMES, type SweepOutcome } from './outcomes';
 
@@ -63,7 +63,13 @@ export function decodeSweepLink(input: string): SweepLinkDecoded {
       throw new ConfigError('sweep', 'does not hold a JSON sweep document');
     }
     checkDepth(raw, 'the sweep');
-    const sweep = prefixed(() => parseSweep(raw));
+    // the cells are not resolved here (the page does that a slice at a time; the CLI when it runs):
+    // the schema, the base, the axes and the cost of checking the cells are
+    const sweep = prefixed(() => {
+      const parsed = parseSweep(raw, { resolve: 'none' });
+      checkValidationCost(parsed);
+      return parsed;
+    });
     const show = pairs.get('show') ?? DEFAULT_SWEEP_VIEW.outcome;
     if (!(SWEEP_OUTCOMES as readonly string[]).includes(show)) throw new ConfigError('show', `must be one of ${SWEEP_OUTCOMES.join(', ')}, got ${quote(show)}`);
     const claimText = pairs.get('claim') ?? String(DEFAULT_SWEEP_VIEW.claim);
