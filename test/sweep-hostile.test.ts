@@ -138,8 +138,9 @@ describe('sizes bounded before work', () => {
       base: { version: 1, env: { turns: 3, vocab: 16, tokensPerTurn: 1, rewards }, mode: 'exact', iterations: 2, seeds: 1, algorithms: [{ id: 'grpo' }] },
       axes: [{ path: 'optimizer.lr', grid: { from: 0.1, to: 10, count: 64 } }, { path: 'algorithms.*.clip', grid: { from: 0.1, to: 0.5, count: 64 } }],
     };
-    const lazy = parseSweep(doc, { resolve: 'none' });
-    expect(lazy.cost).toBeGreaterThan(SWEEP_LIMITS.validationCost);
+    // refused before the base is even built (the page's link decoding uses 'none')
+    expect(() => parseSweep(doc, { resolve: 'none' })).toThrow(/^axes: 4,096 cells of this base cost/);
+    expect(parseSweep(doc, { resolve: 0 }).cost).toBeGreaterThan(SWEEP_LIMITS.validationCost);
     expect(() => parseSweep(doc)).toThrow(/^axes: 4,096 cells of this base cost [\d.e+]+ to check .*; the limit is/);
     expect(parseSweep(doc, { resolve: 4095 }).cells).toBe(4096);
     // the same size made by a preset (16 tokens × 4 turns = 65,536 sequences): a short link, the same work

@@ -1,8 +1,8 @@
 import { ConfigError } from '../core/config/fields';
-import { cellConfig, checkValidationCost, parseSweep, resolveCell, type Sweep } from '../core/sweep/cells';
-import type { Experiment } from '../core/config/resolve';
+import { cellConfig, checkValidationCost, parseSweep, type Sweep } from '../core/sweep/cells';
 import type { SweepCell } from '../core/sweep/document';
-import { checkSweepWork } from '../core/sweep/limits';
+import { checkSweepWorkTotals, type SweepWork } from '../core/sweep/limits';
+import type { SweepCheckAnswer, SweepCheckRequest } from '../worker/sweep-check-worker';
 import { decodeSweepLink, type SweepView } from '../core/sweep/link';
 import { SWEEP_PRESETS } from '../core/sweep/presets';
 import type { AxisValue, SweepInput } from '../core/sweep/schema';
@@ -69,42 +69,29 @@ export function checkSweep(doc: SweepInput): Checked {
   return result;
 }
 
-/** Milliseconds of cell resolving per slice: well inside the 50 ms of a long task. */
-const SLICE_MS = 8;
-type CellCheck = { state: 'checking'; done: number } | { state: 'ok'; exps: Experiment[] } | { state: 'error'; message: string };
-let cellCheck: { sweep: Sweep; status: CellCheck; timer: ReturnType<typeof setTimeout> | null } | null = null;
+type CellCheck = { state: 'checking' } | { state: 'ok'; work: SweepWork } | { state: 'error'; message: string };
+let cellCheck: { sweep: Sweep; status: CellCheck; worker: Worker | null } | null = null;
 
 /**
- * Every cell of `sweep` resolved (the CLI's check), a slice of SLICE_MS at a time between
- * frames; the store's sweep.checked changes when it ends, so the view re-renders.
+ * Every cell of `sweep` resolved (the CLI's check) in a Web Worker (worker/sweep-check-worker.ts),
+ * never on the page's thread; the store's sweep.checked changes when it ends, so the view re-renders.
  */
 export function cellsChecked(sweep: Sweep): CellCheck {
   if (cellCheck?.sweep === sweep) return cellCheck.status;
-  if (cellCheck?.timer) clearTimeout(cellCheck.timer);
-  const exps: Experiment[] = [];
-  const job: NonNullable<typeof cellCheck> = { sweep, status: { state: 'checking', done: 0 }, timer: null };
+  cellCheck?.worker?.terminate();
+  const worker = new Worker(new URL('../worker/sweep-check-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-sweep-check' });
+  const job: NonNullable<typeof cellCheck> = { sweep, status: { state: 'checking' }, worker };
   cellCheck = job;
-  const step = () => {
-    job.timer = null;
+  const end = (status: CellCheck) => {
+    worker.terminate();
+    job.worker = null;
     if (cellCheck !== job) return;
-    const t0 = performance.now();
-    try {
-      while (exps.length < sweep.cells && performance.now() - t0 < SLICE_MS) exps.push(resolveCell(sweep, exps.length));
-    } catch (e) {
-      if (!(e instanceof ConfigError)) throw e;
-      job.status = { state: 'error', message: e.message };
-      setSweep({ checked: get().sweep.checked + 1 });
-      return;
-    }
-    if (exps.length < sweep.cells) {
-      job.status = { state: 'checking', done: exps.length };
-      job.timer = setTimeout(step, 0);
-      return;
-    }
-    job.status = { state: 'ok', exps };
+    job.status = status;
     setSweep({ checked: get().sweep.checked + 1 });
   };
-  job.timer = setTimeout(step, 0);
+  worker.onmessage = (e: MessageEvent<SweepCheckAnswer>) => end(e.data.ok ? { state: 'ok', work: e.data.work } : { state: 'error', message: e.data.message });
+  worker.onerror = (e) => end({ state: 'error', message: `The sweep's cells could not be checked: ${e.message || 'the worker failed'}` });
+  worker.postMessage({ doc: { version: 1, base: sweep.base, axes: sweep.axes } } satisfies SweepCheckRequest);
   return job.status;
 }
 
@@ -163,7 +150,7 @@ export function runSweep(): void {
   if (cells.state === 'error') return setSweep({ status: 'error', error: cells.message });
   if (cells.state !== 'ok') return; // Run is off until the check ends
   try {
-    checkSweepWork(sweep, cells.exps, null);
+    checkSweepWorkTotals(sweep, cells.work, null);
   } catch (e) {
     if (e instanceof ConfigError) return setSweep({ status: 'error', error: `${e.message.replace(/, or split the sweep with --shard.*$/, '')} (the command line can split a sweep over machines: seeupo-explorer sweep --shard I/N)` });
     throw e;

@@ -1,5 +1,6 @@
 import { ALGORITHM_IDS, fieldsRead } from '../algo/records';
-import { checkDepth, ConfigError, issueToError, quote } from '../config/fields';
+import { checkDepth, ConfigError, isRecord, issueToError, quote } from '../config/fields';
+import { ENV_PRESETS } from '../env/presets';
 import { DEFAULTS } from '../config/defaults';
 import { resolveConfig, type Experiment } from '../config/resolve';
 import { concretePath, parseAxisPath, setAt, type AxisPath } from './paths';
@@ -38,6 +39,21 @@ export function validationCost(sweep: Pick<Sweep, 'base' | 'cells'>, baseExp: Pi
   return sweep.cells * (JSON.stringify(sweep.base).length + 8 * entries);
 }
 
+/**
+ * The reward-table entries a base's environment has, read off the config without building it
+ * (a preset's sizes, or a custom table's lists); 0 when it cannot tell (resolving then says why).
+ */
+export function declaredTableEntries(base: Record<string, unknown>): number {
+  const env = base.env;
+  if (!isRecord(env)) return 0;
+  if (Array.isArray(env.rewards)) return env.rewards.reduce((n: number, r) => n + (Array.isArray(r) ? r.length : 0), 0);
+  const def = typeof env.preset === 'string' && Object.hasOwn(ENV_PRESETS, env.preset) ? ENV_PRESETS[env.preset]! : null;
+  if (!def) return 0;
+  const size = (k: 'turns' | 'vocab' | 'tokensPerTurn') => (typeof env[k] === 'number' && Number.isInteger(env[k]) && (env[k] as number) > 0 ? (env[k] as number) : def.defaults[k]);
+  const entries = def.contexts * Math.pow(size('vocab'), size('turns') * size('tokensPerTurn'));
+  return Number.isFinite(entries) ? entries : Number.MAX_SAFE_INTEGER;
+}
+
 /** Refuses a sweep whose cells would take too long to check (validationCost past SWEEP_LIMITS.validationCost). */
 export function checkValidationCost(sweep: Pick<Sweep, 'base' | 'cells' | 'cost'>): void {
   if (sweep.cost > SWEEP_LIMITS.validationCost)
@@ -54,6 +70,11 @@ export function parseSweep(raw: unknown, opts: ParseSweepOptions = {}): Sweep {
   const r = sweepSchema.safeParse(raw);
   if (!r.success) throw issueToError(r.error.issues[0]!, []);
   const { base, axes: rawAxes } = r.data;
+  // what checking the cells would cost, before even the base is built (a preset at its largest
+  // sizes takes a while to build once; 4,096 times is minutes)
+  const declaredCells = rawAxes.reduce((n, a) => n * (a.values?.length ?? a.grid?.count ?? 1), 1);
+  if (typeof opts.resolve !== 'number' && declaredCells <= SWEEP_LIMITS.cells)
+    checkValidationCost({ base, cells: declaredCells, cost: declaredCells * (JSON.stringify(base).length + 8 * declaredTableEntries(base)) });
   const baseExp = resolveBase(base);
   const axes: Axis[] = rawAxes.map((a, i) => {
     if ((a.values === undefined) === (a.grid === undefined)) throw new ConfigError(`axes[${i}]`, 'must give either "values" (a list) or "grid" ({"from", "to", "count", "scale"}), not both or neither');
