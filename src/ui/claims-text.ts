@@ -1,6 +1,6 @@
 // The paper's five claims in plain words, for the Claims view and the verdict panel: what the
 // claim says, what the paper says and under which condition, and how the explorer decides it
-// (docs/claims.md, rules version 1). Every text of the claims lab that is not generated from the
+// (docs/claims.md, rules version 2). Every text of the claims lab that is not generated from the
 // numbers is here, in one place.
 
 export type ClaimNumber = 1 | 2 | 3 | 4 | 5;
@@ -15,7 +15,7 @@ export interface ClaimText {
   paper: string;
   /** The condition under which it says so. */
   condition: string;
-  /** How the explorer decides the verdict (rules version 1). */
+  /** How the explorer decides the verdict (rules version 2). */
   rule: string;
   /** What an experiment needs for the claim to be testable. */
   needs: string;
@@ -28,7 +28,7 @@ export const CLAIM_TEXT: Record<ClaimNumber, ClaimText> = {
     paper:
       'Without discounting, REINFORCE with the group-relative advantage is unbiased gradient ascent on the expected return J, so it converges to the optimum J*: slowly, but it gets there.',
     condition: 'Undiscounted training (γ = 1); the rule is reinforce with advantage grae or rloo. The claim promises nothing for γ < 1.',
-    rule: 'Observed if every seed of every such algorithm ends at J* (within 0.01); not observed if some seed is stuck below it; otherwise undecided.',
+    rule: 'Observed if every seed of every such algorithm ends at J* (within 1% of the reward range); not observed if some seed is stuck below it (not reached in the iterations run: the claim is about the limit); otherwise undecided.',
     needs: 'REINFORCE or RLOO in the experiment, and γ = 1.',
   },
   2: {
@@ -38,7 +38,7 @@ export const CLAIM_TEXT: Record<ClaimNumber, ClaimText> = {
       'With a critic-free advantage shared by every turn, the clipped PPO objective is not a lower bound on the improvement of J, so an update can decrease J: there is no monotonic-improvement guarantee.',
     condition: 'Exact updates (no sampling noise), PPO-style rule with GRAE or RLOO advantages and token ratios (PPO+GRAE, GRPO).',
     rule:
-      'Observed if some seed of such an algorithm has a drop of J in exact mode; not observed if none has and every seed has settled; otherwise undecided. Not testable in sampled mode, where a drop may be noise.',
+      'Observed if such an algorithm drops (J falls by 0.1% of the reward range or more in one update) in clearly more seeds than its control: the same algorithm with the exact advantage, or reverse-order SeeUPO at the same step. Drops without a control are undecided; not observed if no seed drops and every seed has settled. Not testable in sampled mode, where a drop may be noise.',
     needs: 'Exact mode and PPO+GRAE or GRPO (ratio token).',
   },
   3: {
@@ -49,7 +49,7 @@ export const CLAIM_TEXT: Record<ClaimNumber, ClaimText> = {
     condition:
       'The same start for both (the same seed index); reverse-order SeeUPO with its M-correction and GRAE advantages (normalization none or batch), against REINFORCE, RLOO, PPO+GRAE, GRPO or GSPO.',
     rule:
-      'Observed if on some seed SeeUPO (reverse) is at J* while a critic-free method is stuck; not observed if every seed of every critic-free method reaches J*; otherwise undecided.',
+      'Pairs a critic-free method with reverse-order SeeUPO at the same learning rate. Observed if on some seed SeeUPO (reverse) is at J* while the critic-free method is stuck; not observed if every critic-free seed reaches J*, or once every seed has settled without such a seed; otherwise undecided.',
     needs: 'A critic-free algorithm and reverse-order SeeUPO.',
   },
   4: {
@@ -60,7 +60,7 @@ export const CLAIM_TEXT: Record<ClaimNumber, ClaimText> = {
       'Updating the turns in reverse order with the M-correction gives a monotonic-improvement guarantee per iteration and converges to the optimum by backward induction; the guarantee rests on the order.',
     condition: 'A tabular policy (each turn its own parameters), exact updates, reverse order with M-correction, GRAE advantages.',
     rule:
-      'Three parts: (a) no drop of J (exact mode only); (b) every seed at J*; (c) a twin in forward or random order does worse (a lower share at J*, or at least 1.5× and 3 iterations slower). Not observed if any part is not; observed if all three are; otherwise undecided.',
+      'The guarantee: (a) no drop of J (exact mode only) and (b) every seed at J*; observed if both are, not observed if either is not. (c) A twin in forward or random order does worse (a clearly lower share at J*, or at least 1.5× and 3 iterations slower) has its own verdict, shown beside it, once both have settled.',
     needs: 'Reverse-order SeeUPO, ideally exact mode and a forward- or random-order twin.',
   },
   5: {
@@ -70,10 +70,10 @@ export const CLAIM_TEXT: Record<ClaimNumber, ClaimText> = {
     paper:
       'Group std normalization reweights prompts by how noisy their rewards are, which changes the objective being optimized; batch normalization rescales every prompt alike and keeps the optimum where it was.',
     condition:
-      'Two algorithms that differ only in normalization (group against batch or none). With one prompt, group and batch coincide exactly, so group against batch needs several contexts.',
+      'Two algorithms that differ only in normalization (group against batch), on a policy that shares parameters across prompts (a shared table or an MLP) and several contexts per batch.',
     rule:
-      'Observed if both have settled in every seed and their shares at J* differ by at least 0.25, or their mean final J by at least 0.01 with 95% intervals apart; not observed if both settled and neither holds; otherwise undecided.',
-    needs: 'A pair of normalization twins, e.g. GRPO and a copy with normalization batch, on two-prompts.',
+      'Not testable on a plain table (normalization then only rescales step sizes). Once every seed has settled: observed if group and batch end in different places (clearly different shares at J*, or mean final J apart by 1% of the reward range with 95% intervals apart) while batch ends where no normalization does; not observed otherwise.',
+    needs: 'A pair of normalization twins, e.g. GRPO and a copy with normalization batch, on two-prompts with a table shared across contexts.',
   },
 };
 

@@ -1,4 +1,5 @@
 import { ConfigError } from '../core/config/fields';
+import { memoLast } from './memo-last';
 import { cellConfig, checkValidationCost, parseSweep, type Sweep } from '../core/sweep/cells';
 import type { SweepCell } from '../core/sweep/document';
 import { checkSweepWorkTotals, type SweepWork } from '../core/sweep/limits';
@@ -45,29 +46,21 @@ export function sweepDocOf(s: Pick<AppState, 'draft' | 'plan' | 'fieldErrors' | 
   return { ok: true, doc: { version: 1, base, axes: s.sweep.axes.map((a) => ({ path: a.path.trim(), values: parseAxisValues(a.values) })) } };
 }
 
-type Checked = { ok: true; sweep: Sweep } | { ok: false; message: string };
-let checked: { key: string; result: Checked } | null = null;
-
 /**
  * The sweep parsed (schema, base, axes, the cost of checking its cells), memoized on the
- * document; its cells are resolved a slice at a time by cellsChecked, never here: a 4,096-cell
- * sweep resolved in one go blocks the page for seconds.
+ * document; its cells are resolved in a worker by cellsChecked, never here: a 4,096-cell sweep
+ * resolved in one go blocks the page for seconds.
  */
-export function checkSweep(doc: SweepInput): Checked {
-  const key = JSON.stringify(doc);
-  if (checked?.key === key) return checked.result;
-  let result: Checked;
+export const checkSweep = memoLast((doc: SweepInput) => [JSON.stringify(doc)], (doc): { ok: true; sweep: Sweep } | { ok: false; message: string } => {
   try {
     const sweep = parseSweep(doc, { resolve: 'none' });
     checkValidationCost(sweep);
-    result = { ok: true, sweep };
+    return { ok: true, sweep };
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
-    result = { ok: false, message: e.message };
+    return { ok: false, message: e.message };
   }
-  checked = { key, result };
-  return result;
-}
+});
 
 type CellCheck = { state: 'checking' } | { state: 'ok'; work: SweepWork } | { state: 'error'; message: string };
 let cellCheck: { sweep: Sweep; status: CellCheck; worker: Worker | null } | null = null;

@@ -5,7 +5,7 @@ import type { AlgorithmEvidence, Claim } from '../core/claims';
 // numbers as table cells.
 
 export interface Highlight {
-  /** Algorithm ids the verdict was decided on (evidence.algorithms, and REV's beside claim 2's). */
+  /** Algorithm ids the verdict was decided on (evidence.algorithms, and the controls beside claim 2's). */
   algorithms: string[];
   /** Seed indices (claim 3: where REV reached J* and a critic-free method stayed stuck), or null: every seed. */
   seeds: number[] | null;
@@ -16,7 +16,7 @@ const idsOf = (list: unknown): string[] =>
 
 export function highlightOf(c: Claim): Highlight {
   const ids = new Set(idsOf(c.evidence.algorithms));
-  if (c.claim === 2) for (const id of idsOf(c.evidence.rev)) ids.add(id);
+  if (c.claim === 2) for (const id of idsOf(c.evidence.controls)) ids.add(id);
   const raw = c.evidence.seedIndices;
   const seeds = c.claim === 3 && Array.isArray(raw) && raw.length > 0 ? raw.filter((x): x is number => typeof x === 'number') : null;
   return { algorithms: [...ids], seeds };
@@ -56,11 +56,15 @@ export function evidenceCells(e: AlgorithmEvidence, num: (v: number) => string):
   const f = e.finalJ;
   let finalJ = 'n/a';
   if (f.mean !== null) finalJ = f.lo !== null && f.hi !== null && f.hi > f.lo ? `${num(f.mean)} ± ${num((f.hi - f.lo) / 2)}` : num(f.mean);
+  const ci = e.atJstarInterval;
+  const d = e.largestDrop;
   return {
     seeds: String(e.seeds),
-    atJstar: String(e.atJstar),
+    // k/N with its 95% Clopper–Pearson interval (docs/claims.md, "Terms")
+    atJstar: ci ? `${e.atJstar}/${e.seeds} (${ci.lo.toFixed(2)}–${ci.hi.toFixed(2)})` : String(e.atJstar),
     stuck: e.diverged ? `${e.stuck} (${e.diverged} diverged)` : String(e.stuck),
-    drops: e.drops === 0 ? '0' : `${e.drops} in ${e.seedsWithDrops}`,
+    // the largest drop with where it happened and the KL of its update
+    drops: e.drops === 0 ? '0' : `${e.drops} in ${e.seedsWithDrops}${d ? ` (largest ${num(d.size)}, seed ${d.seed}, iteration ${d.iteration}${d.kl === null ? '' : `, KL ${d.kl.toPrecision(2)}`})` : ''}`,
     t95: e.t95 === null ? '∞' : String(e.t95),
     finalJ,
   };

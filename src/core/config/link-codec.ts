@@ -9,7 +9,7 @@ import { DEFAULT_VIEW, HIDE_EXAMPLE, HIDE_ITEM, METRICS, X_AXES, type View } fro
 import type { ResultsHash } from '../metrics/results-hash';
 import { LESSONS, lessonById } from '../lessons/lessons';
 
-// Permalinks (issue 5). The fragment is `v=1&key=value&…`: the config with its defaults left
+// Permalinks. The fragment is `v=1&key=value&…`: the config with its defaults left
 // out, flattened to dotted keys (`iterations=100`, `env.preset=two-prompts`,
 // `algorithms=[seeupo,grpo]`, `algorithms.1.clip=0.3`), then the chart choices and, optionally,
 // a results hash. Past COMPRESS_OVER characters the pairs travel deflated as `z=`. Decoding
@@ -32,7 +32,7 @@ const MAX_PAIRS = 2000;
 const MAX_INDEX = 4096;
 
 export interface LinkState {
-  /** The config JSON (cli-contract.md); defaults are filled in when decoded. */
+  /** The config JSON (docs/cli.md "The config"); defaults are filled in when decoded. */
   config: Record<string, unknown>;
   view: View;
   /** The results hash the link's author saw, if they included it. */
@@ -57,6 +57,12 @@ export type LinkDecoded =
   | { ok: false; field: string; message: string; future: boolean };
 
 export const EXTRA_KEYS = ['view.metric', 'view.x', 'embed', 'hash', 'by', 'app', 'exact', 'lesson', 'classroom', 'hide'] as const;
+/**
+ * Config switches a link writes as 1 or 0 rather than true or false (`policy.shareContexts=1`);
+ * reading, 1/0 and true/false are both taken there.
+ */
+const FLAG_PATHS = new Set(['policy.shareContexts']);
+
 /** Keys whose value is taken as raw text ("0.1.0" is a version, not a number). */
 const TEXT_KEYS = new Set(['hash', 'by', 'app', 'lesson', 'hide']);
 /** Entries `hide` may list. */
@@ -184,6 +190,7 @@ function encodeParts(state: LinkState): { fragment: string; inflated: number; pa
       else flatten(v, k, pairs);
     }
   }
+  for (const p of pairs) if (FLAG_PATHS.has(p[0]) && (p[1] === 'true' || p[1] === 'false')) p[1] = p[1] === 'true' ? '1' : '0';
   if (state.view.metric !== DEFAULT_VIEW.metric) pairs.push(['view.metric', state.view.metric]);
   if (state.view.x !== DEFAULT_VIEW.x) pairs.push(['view.x', state.view.x]);
   if (state.embed) pairs.push(['embed', '1']);
@@ -321,7 +328,8 @@ function decodeOrThrow(input: string): Extract<LinkDecoded, { ok: true }> {
     for (const k of ['v', 'z']) if (pairs.has(k)) throw new LinkError(k, 'must not appear inside the deflated part');
   }
   const extras: Record<string, unknown> = {};
-  const entries = [...pairs].map(([k, text]) => [k, TEXT_KEYS.has(k) ? text : parseValue(k, text)] as const);
+  const flagValue = (v: unknown) => (v === 1 ? true : v === 0 ? false : v);
+  const entries = [...pairs].map(([k, text]) => [k, TEXT_KEYS.has(k) ? text : FLAG_PATHS.has(k) ? flagValue(parseValue(k, text)) : parseValue(k, text)] as const);
   entries.sort((a, b) => a[0].split('.').length - b[0].split('.').length); // lists before their entries' fields
   const tree: Record<string, unknown> = {};
   for (const [k, value] of entries) {

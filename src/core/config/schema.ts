@@ -20,7 +20,7 @@ import {
   type Activation,
 } from '../options';
 
-// The one config schema (cli-contract.md, version 1). Controls, permalinks, the CLI and
+// The one config schema (docs/cli.md "The config", version 1). Controls, permalinks, the CLI and
 // validation all read it; resolve.ts turns a parsed config into the engine's Experiment.
 
 export const LIMITS = {
@@ -103,7 +103,7 @@ export const noiseField = z.unknown().transform((v, ctx) => {
 });
 
 /**
- * Per-turn rewards (algorithms.md §1): per context, T−1 tables; table t holds the reward paid at
+ * Per-turn rewards (docs/math.md "Environments: multi-turn bandits"): per context, T−1 tables; table t holds the reward paid at
  * the end of turn t + 1, one number per (t + 1)-turn prefix. resolve.ts checks the shapes.
  */
 const turnRewardsField = listOf(
@@ -161,6 +161,14 @@ export const presetEnvSchema = z.unknown().transform((v, ctx) => {
 
 export const policySchema = z.unknown().transform((v, ctx) => {
   const kind = (v as { kind?: unknown } | null)?.kind;
+  if (kind === 'mlp' && typeof v === 'object' && v !== null && 'shareContexts' in v) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['shareContexts'],
+      message: 'is for tabular policies only: the MLP is one network for every context already (it sees the context as an input); remove it, or use kind "tabular"',
+    });
+    return z.NEVER;
+  }
   const schema =
     kind === 'mlp'
       ? z.strictObject({

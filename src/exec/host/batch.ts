@@ -3,7 +3,7 @@ import type { Problem } from './problem';
 /**
  * One iteration's rollouts, laid out flat: rollout i's token k lives at i·N + k. In exact
  * mode the rollouts are every token sequence of every context, weighted by p(x)·P_old(τ|x)
- * (algorithms.md §5); in sampled mode each of the B·G rollouts weighs 1/(B·G).
+ * (docs/math.md "Exact mode"); in sampled mode each of the B·G rollouts weighs 1/(B·G).
  * Allocated once per shard and refilled every iteration.
  */
 export interface Batch {
@@ -12,13 +12,15 @@ export interface Batch {
   ctx: Int32Array;
   group: Int32Array;
   tok: Int32Array;
-  node: Int32Array;
+  node: Int32Array; // parameter node ids
+  /** Context node ids (x · nodesPerContext + local), what the critic is indexed by; the same array as `node` unless the table is shared. */
+  contextNode: Int32Array;
   reward: Float64Array; // the undiscounted total return R = Σ_t r_t; sampled: with noise; exact: R̄
   /** The terminal reward r_T (sampled: with its noise; exact: its mean): the same array as `reward` without env.turnRewards. */
   terminal: Float64Array;
   /** With env.turnRewards: the rewards by turn, r_1..r_T at [i·T + t] (r_T = terminal); else empty. */
   turnReward: Float64Array;
-  /** With env.turnRewards: the discounted rewards-to-go G_t at [i·T + t] (algorithms.md §1); else empty. */
+  /** With env.turnRewards: the discounted rewards-to-go G_t at [i·T + t] (docs/math.md "Advantages"); else empty. */
   togo: Float64Array;
   weight: Float64Array; // the rollout's weight in a full-batch mean
   adv: Float64Array; // Â_i after normalization (per rollout)
@@ -46,6 +48,7 @@ export function makeBatch(pb: Problem): Batch {
     group: new Int32Array(n),
     tok: new Int32Array(n * N),
     node: new Int32Array(n * N),
+    contextNode: new Int32Array(0),
     reward: new Float64Array(n),
     terminal: new Float64Array(0),
     turnReward: new Float64Array(pb.env.turnRewards ? n * pb.tree.T : 0),
@@ -64,12 +67,14 @@ export function makeBatch(pb: Problem): Batch {
     sortFill: new Int32Array(pb.tree.T),
   };
   b.sortTmp = new Int32Array(b.nodes.length);
+  b.contextNode = pb.shared ? new Int32Array(n * N) : b.node;
   b.terminal = pb.env.turnRewards ? new Float64Array(n) : b.reward;
   if (pb.enumeration) {
     b.ctx.set(pb.enumeration.ctx);
     b.group.set(pb.enumeration.ctx);
     b.tok.set(pb.enumeration.tok);
     b.node.set(pb.enumeration.node);
+    if (b.contextNode !== b.node) b.contextNode.set(pb.enumeration.contextNode);
     b.reward.set(pb.enumeration.reward);
     if (b.terminal !== b.reward) b.terminal.set(pb.enumeration.terminal);
     b.turnReward.set(pb.enumeration.turnReward);

@@ -1,6 +1,6 @@
 import type { Problem } from './problem';
 
-// SGD and Adam on the tabular logits, as gradient ascent on the surrogate (algorithms.md §3).
+// SGD and Adam on the tabular logits, as gradient ascent on the surrogate (docs/math.md "Update rules").
 // Adam keeps one state per run across iterations and turns. A sequential update steps only
 // the parameters of the turn being updated (each turn is its own agent, so momentum never
 // moves a turn that is not being updated); bias correction counts each turn's own steps.
@@ -47,8 +47,8 @@ export function optimizerStep(
   }
   const { tree } = pb;
   for (let t = 0; t < tree.T; t++) if (turn < 0 || t === turn) st.steps[t]++;
-  for (let x = 0; x < pb.env.contexts; x++) {
-    const base = x * tree.nodesPerContext;
+  for (let x = 0; x < pb.nodes / tree.nodesPerContext; x++) {
+    const base = x * tree.nodesPerContext; // parameter nodes: one context's worth when the table is shared
     for (let t = 0; t < tree.T; t++) {
       if (turn >= 0 && t !== turn) continue;
       const k = st.steps[t];

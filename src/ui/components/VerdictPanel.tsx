@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
-import { computeClaims, jDecimals, type Claim, type ClaimPart } from '../../core/claims';
+import { memoLast } from '../memo-last';
+import { CLAIMS_RULES, computeClaims, jDecimals, type Claim, type ClaimPart } from '../../core/claims';
 import { claimSentence, claimsInputOfLive, summarizeLive } from '../../core/metrics/captions';
 import { CLAIM_TEXT, VERDICT_MEANING, verdictWord, type ClaimNumber } from '../claims-text';
 import { selectClaim, useApp } from '../store';
@@ -22,24 +23,19 @@ export interface LiveClaims {
 }
 
 /** The last verdicts computed: the panel, the Claims view's cards, the banner and the tour share them. */
-let cache: { plan: Plan; live: Live | null; version: number; value: LiveClaims } | null = null;
-
-function liveClaimsOf(plan: Plan, live: Live | null, version: number): LiveClaims {
-  if (cache && cache.plan === plan && cache.live === live && cache.version === version) return cache.value;
+const liveClaims = memoLast(({ plan, live, version }: { plan: Plan; live: Live | null; version: number }) => [plan, live, version], ({ plan, live }) => {
   const summaries = live && live.runs.length > 0 && liveFits(plan, live) ? summarizeLive(plan.exp, plan.Jstar, live.runs, live.iteration) : [];
   const claims = computeClaims(claimsInputOfLive(plan.exp, plan.Jstar, summaries));
   const ran = summaries.length > 0 && summaries.some((s) => s.finals.some(Number.isFinite));
-  const value = { claims, iteration: ran ? summaries[0].iteration : -1, total: plan.exp.iterations, ran };
-  cache = { plan, live, version, value };
-  return value;
-}
+  return { claims, iteration: ran ? summaries[0].iteration : -1, total: plan.exp.iterations, ran };
+});
 
 /** The five verdicts on the live runs (computeClaims, the CLI's engine), recomputed as they stream. */
 export function useLiveClaims(): LiveClaims | null {
   const plan = useApp((s) => s.plan);
   const live = useApp((s) => s.live);
   const version = useApp((s) => s.version);
-  return useMemo(() => (plan ? liveClaimsOf(plan, live, version) : null), [plan, live, version]);
+  return useMemo(() => (plan ? liveClaims({ plan, live, version }) : null), [plan, live, version]);
 }
 
 /** A verdict as a small coloured label. */
@@ -85,15 +81,32 @@ export function IsolatedLabels({ text, labels }: { text: string; labels: readonl
   return <>{out}</>;
 }
 
+/**
+ * Claim 4's part (c), "order matters", beside claim 4's row: a verdict of its own (docs/claims.md),
+ * never folded into claim 4's, which is the guarantee (a and b).
+ */
+function OrderVerdict({ part }: { part: ClaimPart }) {
+  return (
+    <p className="verdict-reason verdict-4c" data-testid="verdict-claim-4c" data-verdict={verdictWord(part.verdict)}>
+      <span className="verdict-part-name">(c) order matters:</span> <VerdictBadge verdict={part.verdict} /> {part.reason.replace(/^(Not testable here|Undecided): /, '')}
+    </p>
+  );
+}
+
 /** The numbers a verdict was decided on: per algorithm seeds, at J*, stuck, drops, t95, final J ± interval; and what the claim compared. */
 function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
   const d = jDecimals(plan.rewardRange[1] - plan.rewardRange[0]);
   const num = (v: number) => (Number.isFinite(v) ? v.toFixed(d) : 'n/a');
   const line = (id: string) => plan.algorithms.find((a) => a.id === id);
-  const rev = c.claim === 2 && Array.isArray(c.evidence.rev) ? (c.evidence.rev as Claim['evidence']['algorithms']) : [];
+  const rev = c.claim === 2 && Array.isArray(c.evidence.controls) ? (c.evidence.controls as Claim['evidence']['algorithms']) : [];
   const rows = [...c.evidence.algorithms.map((e) => ({ e, rev: false })), ...rev.map((e) => ({ e, rev: true }))];
   const seeds = c.claim === 3 && Array.isArray(c.evidence.seedIndices) ? (c.evidence.seedIndices as number[]) : null;
-  const pairs = c.claim === 5 && Array.isArray(c.evidence.pairs) ? (c.evidence.pairs as { group: string; other: string; values: string[]; verdict: string; shareDiff: number; meanDiff: number | null }[]) : [];
+  type Cmp = { differ: boolean; shareDiff: number; meanDiff: number | null };
+  const pairs =
+    c.claim === 5 && Array.isArray(c.evidence.pairs)
+      ? (c.evidence.pairs as { group: string; batch: string; groupVsBatch: Cmp; batchVsNone: (Cmp & { none: string })[]; verdict?: string }[])
+      : [];
+  const cmp = (x: Cmp) => `shares at J* differ by ${x.shareDiff.toFixed(2)}, mean final J by ${x.meanDiff === null ? 'n/a' : num(x.meanDiff)} (${x.differ ? 'apart' : 'the same place'})`;
   const h = highlightOf(c);
   const names = h.algorithms.map((id) => line(id)?.label ?? id);
   return (
@@ -106,9 +119,9 @@ function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
               <tr>
                 <th scope="col">algorithm</th>
                 <th scope="col" title="Seeds (runs) of the algorithm">n</th>
-                <th scope="col" title="Seeds whose final J is within 0.01 of J*">J*</th>
+                <th scope="col" title="Seeds whose final J is within 1% of the reward range of J*, with the 95% Clopper–Pearson interval of the share">J*</th>
                 <th scope="col" title="Seeds stalled below J* (diverged seeds count here)">stuck</th>
-                <th scope="col" title="Drops of J (monotonic-improvement violations), and in how many seeds">drops</th>
+                <th scope="col" title="Drops of J (falls of 0.1% of the reward range or more in one update), in how many seeds, and the largest with its seed, iteration and KL">drops</th>
                 <th scope="col" title="Median over seeds of the first iteration 95% of the way to J* (∞: most seeds never got there)">t95</th>
                 <th scope="col" title="Mean final J over seeds ± half-width of its 95% interval">final J</th>
               </tr>
@@ -119,10 +132,10 @@ function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
                 const l = line(e.id);
                 return (
                   <tr key={`${isRev ? 'rev-' : ''}${e.id}`} data-id={e.id}>
-                    <th scope="row" title={`${l?.label ?? e.id}${isRev ? ' (reverse-order SeeUPO, beside the PPO-style algorithms)' : ''}`}>
+                    <th scope="row" title={`${l?.label ?? e.id}${isRev ? ' (a control: the exact-advantage twin or reverse-order SeeUPO at the same step, beside the PPO-style algorithms)' : ''}`}>
                       {l && <span className="swatch" style={{ background: l.color }} />}
                       <bdi>{l?.label ?? e.id}</bdi>
-                      {isRev ? <span className="muted-inline"> (REV)</span> : null}
+                      {isRev ? <span className="muted-inline"> (control)</span> : null}
                     </th>
                     <td>{cells.seeds}</td>
                     <td>{cells.atJstar}</td>
@@ -148,9 +161,10 @@ function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
       {pairs.length > 0 && (
         <ul className="evidence-extra">
           {pairs.map((p) => (
-            <li key={`${p.group}-${p.other}`}>
-              <bdi>{line(p.group)?.label ?? p.group}</bdi> (group) vs <bdi>{line(p.other)?.label ?? p.other}</bdi> ({p.values[1]}): shares at J* differ by {p.shareDiff.toFixed(2)}, mean final J by{' '}
-              {p.meanDiff === null ? 'n/a' : num(p.meanDiff)} — {p.verdict}
+            <li key={`${p.group}-${p.batch}`}>
+              <bdi>{line(p.group)?.label ?? p.group}</bdi> (group) vs <bdi>{line(p.batch)?.label ?? p.batch}</bdi> (batch): {cmp(p.groupVsBatch)}
+              {p.batchVsNone.map((n, i) => <span key={i}>; batch vs <bdi>{line(n.none)?.label ?? n.none}</bdi> (none): {cmp(n)}</span>)}
+              {p.verdict ? ` — ${p.verdict}` : ' — undecided'}
             </li>
           ))}
         </ul>
@@ -214,7 +228,7 @@ export function VerdictPanel({ large = false }: { large?: boolean }) {
       <div className="verdicts-head">
         <h2 id="verdicts-heading">The paper’s claims, here</h2>
         <span className="muted-inline" data-testid="verdicts-progress">
-          {progress} · rules v1
+          {progress} · rules v{CLAIMS_RULES}
         </span>
       </div>
       <ol className="verdict-list" ref={list}>
@@ -240,6 +254,7 @@ export function VerdictPanel({ large = false }: { large?: boolean }) {
               <p className="verdict-reason" data-testid={`claim-${n}`} data-verdict={c.verdict}>
                 <IsolatedLabels text={reasonOf(c)} labels={plan.algorithms.map((a) => a.label)} />
               </p>
+              {n === 4 && c.parts?.[2] ? <OrderVerdict part={c.parts[2]} /> : null}
               {on && <Evidence c={c} plan={plan} />}
             </li>
           );
