@@ -1,7 +1,10 @@
 import { checkDepth, ConfigError, quote } from '../config/fields';
 import { MAX_FRAGMENT_CHARS, fragmentOf, LINK_VERSION, TOO_LARGE_FOR_LINK, type EncodedLink } from '../config/link-codec';
 import { compressText, decompressText, MAX_INFLATED_BYTES } from '../config/link-compress';
-import { checkValidationCost, parseSweep, type Sweep } from './cells';
+import { checkValidationCost, parseSweep, resolveCell, type Sweep } from './cells';
+
+/** validationCost up to which a link's cells are all resolved when it is opened (larger: the page checks them in a worker). */
+export const EAGER_CHECK_COST = 1 << 17;
 import type { SweepInput } from './schema';
 import { SWEEP_OUTCOMES, type SweepOutcome } from './outcomes';
 
@@ -68,6 +71,8 @@ export function decodeSweepLink(input: string): SweepLinkDecoded {
     const sweep = prefixed(() => {
       const parsed = parseSweep(raw, { resolve: 'none' });
       checkValidationCost(parsed);
+      // a small sweep (tens of milliseconds of checking) is checked whole here, so a bad value refuses the link
+      if (parsed.cost <= EAGER_CHECK_COST) for (let c = 0; c < parsed.cells; c++) resolveCell(parsed, c);
       return parsed;
     });
     const show = pairs.get('show') ?? DEFAULT_SWEEP_VIEW.outcome;
