@@ -157,3 +157,15 @@ describe('input files are read with a byte limit that holds for devices', () => 
     expect(readBounded('/dev/null', 'null', 10)).toBe('');
   });
 });
+
+describe('a sweep link with a flood of keys', () => {
+  it('is refused by the key scan, naming the limit', async () => {
+    const { decodeSweepLink } = await import('../src/core/sweep/link');
+    const { compressText } = await import('../src/core/config/link-compress');
+    const base: Record<string, unknown> = { version: 1 };
+    for (let i = 0; i < 50_000; i++) base[`k${i}`] = 0;
+    const d = decodeSweepLink(`#v=1&sweep=${compressText(JSON.stringify({ version: 1, base, axes: [{ path: 'seeds', values: [1] }] }))}`);
+    expect(d.ok).toBe(false);
+    expect(!d.ok && d.message).toMatch(/^sweep: the document has an object with more than 1,024 keys/);
+  });
+});

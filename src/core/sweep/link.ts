@@ -1,4 +1,5 @@
 import { checkDepth, ConfigError, quote } from '../config/fields';
+import { checkKeyCounts } from '../config/key-limit';
 import { MAX_FRAGMENT_CHARS, fragmentOf, LINK_VERSION, TOO_LARGE_FOR_LINK, type EncodedLink } from '../config/link-codec';
 import { compressText, decompressText, MAX_INFLATED_BYTES } from '../config/link-compress';
 import { checkValidationCost, parseSweep, resolveCell, type Sweep } from './cells';
@@ -59,6 +60,7 @@ export function decodeSweepLink(input: string): SweepLinkDecoded {
     if (pairs.get('v') !== String(LINK_VERSION)) throw new ConfigError('v', `must be ${LINK_VERSION}, got ${quote(pairs.get('v') ?? '')}`);
     const z = decompressText(pairs.get('sweep') ?? '');
     if (!z.ok) throw new ConfigError('sweep', z.why);
+    checkKeyCounts(z.text, 'sweep: the document'); // a flood of keys is refused before JSON.parse builds it
     let raw: unknown;
     try {
       raw = JSON.parse(z.text);
