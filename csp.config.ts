@@ -9,7 +9,7 @@ import type { Plugin } from 'vite';
 // It travels twice: as a <meta http-equiv> in the built index.html (static hosts that cannot set
 // headers), and as a response header from `vite preview` — workers are governed by the header of
 // their own script, not by the page's meta tag. Deploying elsewhere: send the same header.
-export const CONTENT_SECURITY_POLICY = [
+const POLICY_DIRECTIVES = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval'",
   "worker-src 'self'",
@@ -22,13 +22,24 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
 ].join('; ');
 
+/**
+ * The header adds `frame-ancestors 'none'`: no other site may frame the page (clickjacking a
+ * Run or an export). Browsers ignore frame-ancestors in a <meta> tag (and warn), so it travels
+ * only as a header: a static host that cannot send headers cannot forbid framing.
+ */
+export const FRAMING_POLICY = "frame-ancestors 'none'";
+/** The policy as the <meta> tag carries it. */
+export const META_CONTENT_SECURITY_POLICY = POLICY_DIRECTIVES;
+/** The policy as a response header (vite preview; send the same when deploying). */
+export const CONTENT_SECURITY_POLICY = `${POLICY_DIRECTIVES}; ${FRAMING_POLICY}`;
+
 /** Adds the policy to the built index.html (not in `vite dev`: its hot-reload client injects inline script). */
 export function contentSecurityPolicy(): Plugin {
   return {
     name: 'seeupo-content-security-policy',
     apply: 'build',
     transformIndexHtml: () => [
-      { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' },
+      { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: META_CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' },
     ],
   };
 }

@@ -3,6 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { parseSweep } from '../src/core/sweep/cells';
 import { shardCells } from '../src/core/sweep/document';
 import { SWEEP_PRESETS } from '../src/core/sweep/presets';
+import { DEFAULT_SWEEP_VIEW, encodeSweepLink } from '../src/core/sweep/link';
 import { runSweepCellsInNode } from '../src/cli/sweep-run';
 import { finalJ, runToEnd, watchProblems } from './helpers';
 
@@ -121,16 +122,101 @@ test('a cell opens in the explorer as the experiment it ran, and runs there to t
   expect(await finalJ(page)).toEqual(inSweep);
 });
 
-test('cancel stops the workers and keeps the cells already done', async ({ page }) => {
+test('cancel stops the workers and keeps the cells already done, exportable and marked partial', async ({ page }) => {
   await openSweep(page);
-  await page.getByTestId('sweep-axis-0-values').fill('0.03, 0.1, 0.3, 1, 3, 10, 30, 100, 0.2, 0.5, 2, 5');
+  // iterations: a field each cell runs on its own (one batch per cell), so cells finish one by one
+  await page.getByTestId('sweep-axis-0-pick').selectOption('iterations');
+  await page.getByTestId('sweep-axis-0-values').fill('20, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000');
   await page.getByTestId('sweep-axis-0-values').press('Enter');
   await page.getByTestId('sweep-run').click();
   await expect(page.getByTestId('sweep-progress')).toHaveAttribute('data-status', 'running');
+  await expect(page.getByTestId('sweep-maps')).not.toHaveAttribute('data-cells', '0', { timeout: 60_000 });
   await page.getByTestId('sweep-cancel').click();
   await expect(page.getByTestId('sweep-progress')).toHaveAttribute('data-status', 'cancelled');
   await expect(page.getByTestId('sweep-progress')).toContainText('cancelled');
   await expect(page.getByTestId('sweep-run')).toBeEnabled();
+  const done = Number(await page.getByTestId('sweep-maps').getAttribute('data-cells'));
+  const total = 9 * 3;
+  expect(done).toBeGreaterThan(0);
+  expect(done).toBeLessThan(total);
+  await expect(page.getByTestId('sweep-partial')).toContainText(`partial: ${done} of ${total} cells`);
+  await expect(page.getByTestId('sweep-export-json')).toBeEnabled();
+  await expect(page.getByTestId('sweep-export-json')).toHaveAttribute('data-partial', 'true');
+  const json = await downloadText(page, 'sweep-export-json');
+  expect(json.name).toMatch(new RegExp(`^seeupo-sweep-partial-${done}-of-${total}-\\d{8}-\\d{4}\\.json$`));
+  const doc = JSON.parse(json.text) as { partial: { cells: number; of: number }; cells: { index: number }[] };
+  expect(doc.partial).toEqual({ cells: done, of: total });
+  expect(doc.cells).toHaveLength(done);
+  const csv = await downloadText(page, 'sweep-export-csv');
+  expect(csv.name).toMatch(/^seeupo-sweep-partial-/);
+  expect(csv.text.trim().split('\n').length - 1).toBe(done * 9);
+});
+
+/**
+ * Open `link` in the running page (as the back button would) and collect the long tasks from
+ * then on: [start, duration] of each, and `opened`, when the synchronous open (the link decoded,
+ * the explorer loaded with its base, the first render) returned.
+ */
+async function openWatchingLongTasks(page: Page, fragment: string): Promise<{ opened: number; tasks: () => Promise<[number, number][]> }> {
+  const opened = await page.evaluate((f) => {
+    const w = window as unknown as { longTasks: [number, number][]; longTaskObserver?: PerformanceObserver };
+    w.longTaskObserver?.disconnect();
+    w.longTasks = [];
+    w.longTaskObserver = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.longTasks.push([e.startTime, e.duration]);
+    });
+    w.longTaskObserver.observe({ type: 'longtask' });
+    history.pushState(null, '', `#${f}`);
+    dispatchEvent(new PopStateEvent('popstate'));
+    return performance.now();
+  }, fragment);
+  return { opened, tasks: () => page.evaluate(() => (window as unknown as { longTasks: [number, number][] }).longTasks) };
+}
+
+test('the page never blocks opening a 4,096-cell sweep link: no long task over 50 ms', async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto('/#v=1');
+  await expect(page.getByTestId('tab-sweep')).toBeVisible();
+  // 64 × 64 cells over a 65,536-sequence environment (16 tokens × 4 turns): a 476-character link
+  // once froze the page for minutes resolving every cell; it is refused at once for its checking cost
+  const grid = (path: string, from: number, to: number) => ({ path, grid: { from, to, count: 64 } });
+  const heavy = encodeSweepLink({ version: 1, base: { version: 1, env: { preset: 'needle', turns: 4, vocab: 16 }, mode: 'exact', iterations: 2, seeds: 1, algorithms: [{ id: 'grpo' }] }, axes: [grid('optimizer.lr', 0.1, 10), grid('algorithms.*.clip', 0.1, 0.5)] } as never, DEFAULT_SWEEP_VIEW);
+  expect(heavy.ok).toBe(true);
+  const refused = await openWatchingLongTasks(page, heavy.ok ? heavy.fragment : '');
+  await expect(page.getByTestId('link-error')).toContainText('4,096 cells of this base cost');
+  const refusedTasks = await refused.tasks();
+  console.log(`refusing the 476-character link: ${refusedTasks.map(([, d]) => `${Math.round(d)} ms`).join(', ') || 'no long task'}`);
+  expect(refusedTasks.filter(([start, d]) => start >= refused.opened && d > 50)).toEqual([]);
+  // 4,096 cells of a small base: accepted, its cells checked a slice at a time, Run on once they all are;
+  // from the moment the link is open (decoded, and the explorer loaded with its base) no task over 50 ms
+  const light = encodeSweepLink({ version: 1, base: { version: 1, env: { preset: 'lock' }, mode: 'exact', iterations: 20, seeds: 1, algorithms: [{ id: 'grpo' }] }, axes: [grid('optimizer.lr', 0.1, 10), grid('algorithms.*.clip', 0.1, 0.5)] } as never, DEFAULT_SWEEP_VIEW);
+  const accepted = await openWatchingLongTasks(page, light.ok ? light.fragment : '');
+  await expect(page.getByTestId('sweep-view')).toBeVisible();
+  await expect(page.getByTestId('sweep-size')).toContainText('64 × 64 = 4,096 cells');
+  await expect(page.getByTestId('sweep-run')).toBeDisabled();
+  await expect(page.getByTestId('sweep-run')).toBeEnabled({ timeout: 120_000 });
+  const tasks = await accepted.tasks();
+  const open = tasks.filter(([start]) => start < accepted.opened);
+  console.log(`opening the 4,096-cell link: ${open.map(([, d]) => `${Math.round(d)} ms`).join(', ') || 'no long task'}; then ${tasks.length - open.length} long tasks while its cells were checked`);
+  expect(tasks.filter(([start, d]) => start >= accepted.opened && d > 50)).toEqual([]);
+  expect(problems).toEqual([]);
+});
+
+test('a link with rewards of ±1e308 renders (the ticks of a range past float64 were an endless list)', async ({ page }) => {
+  const problems = watchProblems(page);
+  const base = { version: 1, env: { turns: 2, vocab: 2, tokensPerTurn: 1, rewards: [[1e308, -1e308, 1e308, 0]] }, mode: 'exact', iterations: 5, seeds: 1, algorithms: [{ id: 'grpo' }] };
+  const link = encodeSweepLink({ version: 1, base, axes: [{ path: 'optimizer.lr', values: [0.1, 1] }] } as never, DEFAULT_SWEEP_VIEW);
+  expect(link.ok).toBe(true);
+  await page.goto(`/#${link.ok ? link.fragment : ''}`);
+  await expect(page.getByTestId('sweep-view')).toBeVisible();
+  await page.getByTestId('tab-explorer').click();
+  await expect(page.locator('svg').first()).toBeVisible();
+  // the address now holds the explorer's experiment with those rewards: a reload renders it again
+  await page.reload();
+  await expect(page.getByTestId('tab-sweep')).toBeVisible();
+  await expect(page.locator('svg').first()).toBeVisible();
+  expect(problems.filter((p) => /RangeError|Invalid array length/.test(p))).toEqual([]);
+  expect(problems).toEqual([]);
 });
 
 test('a sweep past the work limit is refused before anything runs, naming its axes and size', async ({ page }) => {

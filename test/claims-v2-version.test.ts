@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { sweepDigest } from '../src/cli/sweep';
 import { CLAIMS_RULES } from '../src/core/claims';
 import { parseSweep } from '../src/core/sweep/cells';
-import { mergeShards, textDigest } from '../src/core/sweep/document';
+import { textDigest } from '../src/core/sweep/document';
+import { mergeShards } from '../src/core/sweep/merge';
 
 // Verdicts of two versions of the claims rules are never mixed (docs/claims.md): results and the
 // page recompute them from the runs; sweep shards and journals, which store them, carry a digest

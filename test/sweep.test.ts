@@ -3,7 +3,8 @@ import { ConfigError } from '../src/core/config/fields';
 import { resolveConfig } from '../src/core/config/resolve';
 import { cellConfig, cellValues, parseSweep, resolveCell } from '../src/core/sweep/cells';
 import { perRunAxis, planJobs } from '../src/core/sweep/batch';
-import { cellOf, mergeShards, shardCells } from '../src/core/sweep/document';
+import { cellOf, shardCells } from '../src/core/sweep/document';
+import { mergeShards } from '../src/core/sweep/merge';
 import { gridValues } from '../src/core/sweep/schema';
 import { inThisThread, runOnCpu } from '../src/exec/cpu/run-experiment';
 import { runSweepCellsInNode as runSweepCells } from '../src/cli/sweep-run';
@@ -66,10 +67,10 @@ describe('sweep format', () => {
   });
 
   it('an indexed path and a missing optimizer or algorithm list start from the defaults', () => {
-    const s = parseSweep(sweepOf([{ path: 'algorithms.1.clip', values: [0.3] }, { path: 'optimizer.lr', values: [2] }], { version: 1, env: { preset: 'lock' } }));
+    const s = parseSweep(sweepOf([{ path: 'algorithms.1.normalization', values: ['batch'] }, { path: 'optimizer.lr', values: [2] }], { version: 1, env: { preset: 'lock' } }));
     const c = cellConfig(s, 0) as { algorithms: Record<string, unknown>[]; optimizer: unknown };
     expect(c.algorithms).toHaveLength(9);
-    expect(c.algorithms[1]).toEqual({ id: 'rloo', clip: 0.3 });
+    expect(c.algorithms[1]).toEqual({ id: 'rloo', normalization: 'batch' });
     expect(c.optimizer).toEqual({ kind: 'sgd', lr: 2 });
   });
 

@@ -103,3 +103,50 @@ describe('pointer', () => {
     expect(xExtent([])).toEqual([0, 1]);
   });
 });
+
+describe('ticks and scales for any finite range (rewards of ±1e308)', () => {
+  const extremes: [number, number][] = [
+    [-1e308, 1e308],
+    [-Number.MAX_VALUE, Number.MAX_VALUE],
+    [0, Number.MAX_VALUE],
+    [-Number.MAX_VALUE, 0],
+    [1e300, 1e300 * (1 + 1e-15)],
+    [1e15, 1e15 + 0.125],
+    [-5e-324, 5e-324],
+    [0, 1e-323],
+    [1e-300, 2e-300],
+    [-1e308, -1e307],
+  ];
+  for (const [lo, hi] of extremes)
+    it(`niceTicks(${lo}, ${hi}): a few finite ticks inside the range, in order`, () => {
+      for (const count of [1, 2, 5, 7]) {
+        const t = niceTicks(lo, hi, count);
+        expect(t.length).toBeGreaterThanOrEqual(1);
+        expect(t.length).toBeLessThanOrEqual(101);
+        for (const v of t) {
+          expect(Number.isFinite(v)).toBe(true);
+          expect(v).toBeGreaterThanOrEqual(lo);
+          expect(v).toBeLessThanOrEqual(hi);
+        }
+        for (let i = 1; i < t.length; i++) expect(t[i]!).toBeGreaterThan(t[i - 1]!);
+      }
+      const s = linearScale([lo, hi], [0, 100]);
+      expect(s(lo)).toBe(0);
+      expect(s(hi)).toBe(100);
+      const near = (got: number, want: number) => expect(Math.abs(got - want)).toBeLessThanOrEqual(Math.abs(want) * 1e-12 + 1e-323);
+      near(invertLinear([lo, hi], [0, 100], 0), lo);
+      near(invertLinear([lo, hi], [0, 100], 100), hi);
+    });
+
+  it('the ±1e308 span gives round ticks, not just the ends', () => {
+    expect(niceTicks(-1e308, 1e308, 4)).toEqual([-1e308, -5e307, 0, 5e307, 1e308]);
+    expect(linearScale([-1e308, 1e308], [0, 100])(0)).toBe(50);
+    expect(tickStep(-1e308, 1e308, 4)).toBe(5e307);
+  });
+
+  it('ordinary ranges give the same ticks as before (the halving is exact)', () => {
+    expect(niceTicks(0, 200, 5, true)).toEqual([0, 50, 100, 150, 200]);
+    expect(linearScale([2, 4], [0, 10])(3)).toBe(5);
+    expect(invertLinear([2, 4], [0, 10], 5)).toBe(3);
+  });
+});

@@ -1,7 +1,8 @@
 import { CLAIMS_RULES } from '../core/claims';
 import { quote } from '../core/config/fields';
 import { cellConfig, parseSweep, type Sweep } from '../core/sweep/cells';
-import { mergeShards, shardCells, textDigest, type SweepCell, type SweepOutput, type SweepShardOutput } from '../core/sweep/document';
+import { shardCells, textDigest, type SweepCell, type SweepOutput, type SweepShardOutput } from '../core/sweep/document';
+import { mergeShards } from '../core/sweep/merge';
 
 type Shard = { index: number; count: number };
 import type { Args } from './args';

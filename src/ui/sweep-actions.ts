@@ -1,8 +1,9 @@
 import { ConfigError } from '../core/config/fields';
 import { memoLast } from './memo-last';
-import { cellConfig, parseSweep, resolveCell, type Sweep } from '../core/sweep/cells';
+import { cellConfig, checkValidationCost, parseSweep, type Sweep } from '../core/sweep/cells';
 import type { SweepCell } from '../core/sweep/document';
-import { checkSweepWork } from '../core/sweep/limits';
+import { checkSweepWorkTotals, type SweepWork } from '../core/sweep/limits';
+import type { SweepCheckAnswer, SweepCheckRequest } from '../worker/sweep-check-worker';
 import { decodeSweepLink, type SweepView } from '../core/sweep/link';
 import { SWEEP_PRESETS } from '../core/sweep/presets';
 import type { AxisValue, SweepInput } from '../core/sweep/schema';
@@ -45,22 +46,67 @@ export function sweepDocOf(s: Pick<AppState, 'draft' | 'plan' | 'fieldErrors' | 
   return { ok: true, doc: { version: 1, base, axes: s.sweep.axes.map((a) => ({ path: a.path.trim(), values: parseAxisValues(a.values) })) } };
 }
 
-/** The sweep parsed and every cell resolved (parseSweep, the CLI's check), memoized on the document. */
+/**
+ * The sweep parsed (schema, base, axes, the cost of checking its cells), memoized on the
+ * document; its cells are resolved in a worker by cellsChecked, never here: a 4,096-cell sweep
+ * resolved in one go blocks the page for seconds.
+ */
 export const checkSweep = memoLast((doc: SweepInput) => [JSON.stringify(doc)], (doc): { ok: true; sweep: Sweep } | { ok: false; message: string } => {
   try {
-    return { ok: true, sweep: parseSweep(doc) };
+    const sweep = parseSweep(doc, { resolve: 'none' });
+    checkValidationCost(sweep);
+    return { ok: true, sweep };
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     return { ok: false, message: e.message };
   }
 });
 
-/** Why the Sweep view cannot run now (invalid experiment or axes), or null. */
+type CellCheck = { state: 'checking' } | { state: 'ok'; work: SweepWork } | { state: 'error'; message: string };
+let cellCheck: { sweep: Sweep; status: CellCheck; worker: Worker | null } | null = null;
+
+/**
+ * Every cell of `sweep` resolved (the CLI's check) in a Web Worker (worker/sweep-check-worker.ts),
+ * never on the page's thread; the store's sweep.checked changes when it ends, so the view re-renders.
+ */
+export function cellsChecked(sweep: Sweep): CellCheck {
+  if (cellCheck?.sweep === sweep) return cellCheck.status;
+  cellCheck?.worker?.terminate();
+  const worker = new Worker(new URL('../worker/sweep-check-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-sweep-check' });
+  const job: NonNullable<typeof cellCheck> = { sweep, status: { state: 'checking' }, worker };
+  cellCheck = job;
+  const end = (status: CellCheck) => {
+    worker.terminate();
+    job.worker = null;
+    if (cellCheck !== job) return;
+    job.status = status;
+    setSweep({ checked: get().sweep.checked + 1 });
+  };
+  worker.onmessage = (e: MessageEvent<SweepCheckAnswer>) => end(e.data.ok ? { state: 'ok', work: e.data.work } : { state: 'error', message: e.data.message });
+  worker.onerror = (e) => end({ state: 'error', message: `The sweep's cells could not be checked: ${e.message || 'the worker failed'}` });
+  worker.postMessage({ doc: { version: 1, base: sweep.base, axes: sweep.axes } } satisfies SweepCheckRequest);
+  return job.status;
+}
+
+let blockedMemo: { key: unknown[]; value: string | null } | null = null;
+
+/** Why the Sweep view cannot run now (invalid experiment or axes, cells still being checked), or null. */
 export function sweepBlocked(s: Pick<AppState, 'draft' | 'plan' | 'fieldErrors' | 'configError' | 'sweep'>): string | null {
+  const key = [s.draft, s.plan, s.fieldErrors, s.configError, s.sweep.axes, s.sweep.checked];
+  if (blockedMemo && blockedMemo.key.every((k, i) => k === key[i])) return blockedMemo.value;
   const d = sweepDocOf(s);
-  if (!d.ok) return d.message;
-  const c = checkSweep(d.doc);
-  return c.ok ? null : c.message;
+  let value: string | null;
+  if (!d.ok) value = d.message;
+  else {
+    const c = checkSweep(d.doc);
+    if (!c.ok) value = c.message;
+    else {
+      const cells = cellsChecked(c.sweep);
+      value = cells.state === 'ok' ? null : cells.state === 'error' ? cells.message : `Checking the sweep’s ${c.sweep.cells.toLocaleString('en-US')} cells…`;
+    }
+  }
+  blockedMemo = { key, value };
+  return value;
 }
 
 export function setSweepAxis(i: number, axis: SweepAxisDraft): void {
@@ -93,8 +139,11 @@ export function runSweep(): void {
   const c = checkSweep(d.doc);
   if (!c.ok) return setSweep({ status: 'error', error: c.message });
   const sweep = c.sweep;
+  const cells = cellsChecked(sweep);
+  if (cells.state === 'error') return setSweep({ status: 'error', error: cells.message });
+  if (cells.state !== 'ok') return; // Run is off until the check ends
   try {
-    checkSweepWork(sweep, Array.from({ length: sweep.cells }, (_, k) => resolveCell(sweep, k)), null);
+    checkSweepWorkTotals(sweep, cells.work, null);
   } catch (e) {
     if (e instanceof ConfigError) return setSweep({ status: 'error', error: `${e.message.replace(/, or split the sweep with --shard.*$/, '')} (the command line can split a sweep over machines: seeupo-explorer sweep --shard I/N)` });
     throw e;
@@ -180,7 +229,7 @@ export function openSweepLink(text: string, source: 'startup' | 'history'): bool
   }
   cancelSweep();
   const axes = d.doc.axes.map(axisDraft);
-  loadExperiment(d.doc.base, undefined, null, { page: 'sweep', linkError: null, sweep: { axes, view: d.view, status: 'idle', error: null, run: null } });
+  loadExperiment(d.doc.base, undefined, null, { page: 'sweep', linkError: null, sweep: { ...get().sweep, axes, view: d.view, status: 'idle', error: null, run: null } });
   return true;
 }
 

@@ -36,6 +36,8 @@ export interface SweepState {
   /** Why the sweep cannot run, or why it failed (names the field). */
   error: string | null;
   run: SweepRun | null;
+  /** Counts the ends of the sliced cell checks (sweep-actions.ts cellsChecked): a change re-renders the view. */
+  checked: number;
 }
 
 /** Values the page offers for a path (the user edits them freely). */
@@ -53,5 +55,5 @@ export const SUGGESTED_AXES: readonly SweepAxisDraft[] = [
 ];
 
 export function initialSweepState(): SweepState {
-  return { axes: [SUGGESTED_AXES[0]!, SUGGESTED_AXES[1]!], view: { ...DEFAULT_SWEEP_VIEW }, status: 'idle', error: null, run: null };
+  return { axes: [SUGGESTED_AXES[0]!, SUGGESTED_AXES[1]!], view: { ...DEFAULT_SWEEP_VIEW }, status: 'idle', error: null, run: null, checked: 0 };
 }

@@ -26,6 +26,7 @@ export function compressText(text: string): string {
 
 /** The text a `z=` value holds, or a reason it holds none. */
 export function decompressText(z: string): { ok: true; text: string } | { ok: false; why: string } {
+  if (z === '') return { ok: false, why: 'is empty: the link holds no document (copy the link again)' };
   const bytes = fromBase64Url(z);
   if (!bytes) return { ok: false, why: 'is not base64url text (A–Z, a–z, 0–9, -, _)' };
   let all: Uint8Array;

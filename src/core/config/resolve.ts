@@ -180,7 +180,7 @@ export function resolveConfig(raw: unknown): Experiment {
     seed: c.seed ?? DEFAULTS.seed,
     seedIndices: [],
     groupSize: c.groupSize ?? DEFAULTS.groupSize,
-    optimizer: { ...(c.optimizer ?? DEFAULTS.optimizer) }, // a copy: a hot change writes to it
+    optimizer: { ...DEFAULTS.optimizer, ...c.optimizer }, // a copy (a hot change writes to it); kind, when omitted, the default's
     algorithms,
     executor: c.executor ?? DEFAULTS.executor,
     backend: c.backend ?? null,

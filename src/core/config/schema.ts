@@ -220,14 +220,19 @@ export const algorithmEntrySchema = z.strictObject({
   label: z
     .unknown()
     .transform((v, ctx): string => {
-      if (typeof v !== 'string' || v.trim() === '' || v.length > LIMITS.labelChars || /[\u0000-\u001f\u007f]/.test(v)) {
-        ctx.addIssue({ code: 'custom', message: `must be a name of 1–${LIMITS.labelChars} characters without control characters, got ${show(v)}` });
+      // C0 and C1 controls, and the bidirectional embeddings, overrides, isolates and marks: a
+      // label with an unclosed U+202E would reverse the rest of every sentence it appears in
+      if (typeof v !== 'string' || v.trim() === '' || v.length > LIMITS.labelChars || LABEL_FORBIDDEN.test(v)) {
+        ctx.addIssue({ code: 'custom', message: `must be a name of 1–${LIMITS.labelChars} characters without control characters or bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), got ${show(v)}` });
         return z.NEVER;
       }
       return v.trim();
     })
     .optional(),
 });
+
+/** What a label may not hold: C0/C1 controls, and the bidirectional formatting characters. */
+export const LABEL_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 /** A learning-rate or clip change before iteration `at` (resolve.ts checks `at` and `value` against the rest). */
 export const changeSchema = z.strictObject({
@@ -268,7 +273,8 @@ export const configSchema = z.strictObject({
   seedIndices: z.array(num({ min: 0, max: LIMITS.seeds.max - 1, int: true })).min(1, 'must list at least one seed index').max(LIMITS.seeds.max, `at most ${LIMITS.seeds.max} seed indices`).optional(),
   groupSize: num(LIMITS.groupSize).optional(),
   optimizer: z
-    .strictObject({ kind: oneOf(OPTIMIZERS), lr: num(LIMITS.lr) })
+    // kind defaults to the default optimizer's (a link or config giving only optimizer.lr means that lr with SGD)
+    .strictObject({ kind: oneOf(OPTIMIZERS).optional(), lr: num(LIMITS.lr) })
     .optional(),
   algorithms: z.array(z.unknown()).min(1, 'must list at least one algorithm').max(LIMITS.algorithms, `at most ${LIMITS.algorithms} algorithms`).optional(),
   executor: oneOf(EXECUTORS).optional(),

@@ -1,5 +1,6 @@
 import { ALGORITHM_IDS, fieldsRead } from '../algo/records';
-import { checkDepth, ConfigError, issueToError, quote } from '../config/fields';
+import { checkDepth, ConfigError, isRecord, issueToError, quote } from '../config/fields';
+import { ENV_PRESETS } from '../env/presets';
 import { DEFAULTS } from '../config/defaults';
 import { resolveConfig, type Experiment } from '../config/resolve';
 import { concretePath, parseAxisPath, setAt, type AxisPath } from './paths';
@@ -14,6 +15,8 @@ export interface Sweep {
   /** The axes' parsed paths and, for a "*" path, the algorithms (by index) the field applies to. */
   paths: { path: AxisPath; algorithms: number[] }[];
   cells: number;
+  /** validationCost of resolving every cell. */
+  cost: number;
 }
 
 export interface ParseSweepOptions {
@@ -26,11 +29,38 @@ export interface ParseSweepOptions {
 }
 
 /**
- * What resolving every cell costs, counted as cells × the base's JSON characters (a resolve
- * reads the whole base: a 65,536-entry reward table, 4,096 times, is minutes of work).
+ * What resolving every cell costs, counted as cells × (the base's JSON characters + 8 per
+ * reward-table entry): a resolve reads the whole base and builds the environment's tables, so
+ * a 65,536-entry table — written out, or made by a preset at 16 tokens × 4 turns — resolved
+ * 4,096 times is minutes of work.
  */
-export function validationCost(sweep: Pick<Sweep, 'base' | 'cells'>): number {
-  return sweep.cells * JSON.stringify(sweep.base).length;
+export function validationCost(sweep: Pick<Sweep, 'base' | 'cells'>, baseExp: Pick<Experiment, 'env'>): number {
+  const entries = baseExp.env.rewards.reduce((n, r) => n + r.length, 0);
+  return sweep.cells * (JSON.stringify(sweep.base).length + 8 * entries);
+}
+
+/**
+ * The reward-table entries a base's environment has, read off the config without building it
+ * (a preset's sizes, or a custom table's lists); 0 when it cannot tell (resolving then says why).
+ */
+export function declaredTableEntries(base: Record<string, unknown>): number {
+  const env = base.env;
+  if (!isRecord(env)) return 0;
+  if (Array.isArray(env.rewards)) return env.rewards.reduce((n: number, r) => n + (Array.isArray(r) ? r.length : 0), 0);
+  const def = typeof env.preset === 'string' && Object.hasOwn(ENV_PRESETS, env.preset) ? ENV_PRESETS[env.preset]! : null;
+  if (!def) return 0;
+  const size = (k: 'turns' | 'vocab' | 'tokensPerTurn') => (typeof env[k] === 'number' && Number.isInteger(env[k]) && (env[k] as number) > 0 ? (env[k] as number) : def.defaults[k]);
+  const entries = def.contexts * Math.pow(size('vocab'), size('turns') * size('tokensPerTurn'));
+  return Number.isFinite(entries) ? entries : Number.MAX_SAFE_INTEGER;
+}
+
+/** Refuses a sweep whose cells would take too long to check (validationCost past SWEEP_LIMITS.validationCost). */
+export function checkValidationCost(sweep: Pick<Sweep, 'base' | 'cells' | 'cost'>): void {
+  if (sweep.cost > SWEEP_LIMITS.validationCost)
+    throw new ConfigError(
+      'axes',
+      `${sweep.cells.toLocaleString('en-US')} cells of this base cost ${sweep.cost.toExponential(2)} to check (the base's characters and 8 per reward-table entry, per cell); the limit is ${SWEEP_LIMITS.validationCost.toExponential(2)}: use fewer values or a smaller environment (each cell resolves the whole base)`,
+    );
 }
 
 /** Validate a sweep document (any JSON value); throws a ConfigError naming the field (exit 2). */
@@ -40,6 +70,11 @@ export function parseSweep(raw: unknown, opts: ParseSweepOptions = {}): Sweep {
   const r = sweepSchema.safeParse(raw);
   if (!r.success) throw issueToError(r.error.issues[0]!, []);
   const { base, axes: rawAxes } = r.data;
+  // what checking the cells would cost, before even the base is built (a preset at its largest
+  // sizes takes a while to build once; 4,096 times is minutes)
+  const declaredCells = rawAxes.reduce((n, a) => n * (a.values?.length ?? a.grid?.count ?? 1), 1);
+  if (typeof opts.resolve !== 'number' && declaredCells <= SWEEP_LIMITS.cells)
+    checkValidationCost({ base, cells: declaredCells, cost: declaredCells * (JSON.stringify(base).length + 8 * declaredTableEntries(base)) });
   const baseExp = resolveBase(base);
   const axes: Axis[] = rawAxes.map((a, i) => {
     if ((a.values === undefined) === (a.grid === undefined)) throw new ConfigError(`axes[${i}]`, 'must give either "values" (a list) or "grid" ({"from", "to", "count", "scale"}), not both or neither');
@@ -63,24 +98,21 @@ export function parseSweep(raw: unknown, opts: ParseSweepOptions = {}): Sweep {
     const path = parseAxisPath(a.path, `axes[${i}].path`);
     return { path, algorithms: path.starField === null ? [] : starTargets(baseExp, path.starField, i) };
   });
+  paths.forEach((p, i) => checkChangesCells(baseExp, p.path, i));
   if (paths.length === 2 && concretePath(paths[0]!.path) === concretePath(paths[1]!.path) && paths[0]!.path.starField === paths[1]!.path.starField)
     throw new ConfigError('axes[1].path', `is the same field as axes[0] (${quote(axes[0]!.path)}); sweep two different fields`);
   const cells = axes.reduce((n, a) => n * a.values.length, 1);
   if (cells > SWEEP_LIMITS.cells)
     throw new ConfigError('axes', `${axes.map((a) => `${a.path} (${a.values.length} values)`).join(' × ')} make ${cells.toLocaleString('en-US')} cells; the limit is ${SWEEP_LIMITS.cells.toLocaleString('en-US')}: use fewer values`);
-  const sweep = { base, axes, paths, cells };
+  const sweep = { base, axes, paths, cells, cost: 0 };
+  sweep.cost = validationCost(sweep, baseExp);
   const which = opts.resolve ?? 'all';
   if (typeof which === 'number') {
     if (Number.isInteger(which) && which >= 0 && which < cells) resolveCell(sweep, which);
     return sweep;
   }
   if (which === 'none') return sweep;
-  const cost = validationCost(sweep);
-  if (cost > SWEEP_LIMITS.validationChars)
-    throw new ConfigError(
-      'axes',
-      `${cells.toLocaleString('en-US')} cells × a base of ${JSON.stringify(base).length.toLocaleString('en-US')} characters = ${cost.toLocaleString('en-US')} characters to check; the limit is ${SWEEP_LIMITS.validationChars.toLocaleString('en-US')}: use fewer values or a smaller base (each cell is the whole base, checked)`,
-    );
+  checkValidationCost(sweep);
   // every cell is checked here, so each shard of a sweep refuses a bad value before any runs
   for (let c = 0; c < cells; c++) resolveCell(sweep, c);
   return sweep;
@@ -92,6 +124,23 @@ function resolveBase(base: Record<string, unknown>): Experiment {
   } catch (e) {
     if (e instanceof ConfigError) throw new ConfigError(e.path ? `base.${e.path}` : 'base', e.detail);
     throw e;
+  }
+}
+
+/**
+ * An axis must be able to change a cell: optimizer.lr when every algorithm of the base carries
+ * its own lr (each run's rate is its algorithm's: records.ts algorithmLr), or an algorithm field
+ * the algorithm's rule never reads, would give identical cells under different labels.
+ */
+function checkChangesCells(exp: Experiment, path: AxisPath, axis: number): void {
+  const where = `axes[${axis}].path`;
+  if (concretePath(path) === 'optimizer.lr' && exp.algorithms.length > 0 && exp.algorithms.every((a) => a.lr !== null && a.lr !== undefined))
+    throw new ConfigError(where, `optimizer.lr changes no cell: every algorithm of the base sets its own lr (${exp.algorithms.map((a) => `${a.id}: ${a.lr}`).join(', ')}), which takes its place; sweep "algorithms.*.lr" instead`);
+  const [top, index, field] = path.keys;
+  if (top === 'algorithms' && path.starField === null && typeof index === 'number' && typeof field === 'string' && path.keys.length === 3) {
+    const a = exp.algorithms[index];
+    if (a && !['rule', 'advantage', 'label', 'lr', 'id'].includes(field) && !fieldsRead(a).has(field as never))
+      throw new ConfigError(where, `algorithms[${index}] (${a.id}, rule ${a.rule}) does not read "${field}": the axis changes no cell`);
   }
 }
 

@@ -1,7 +1,11 @@
 import { checkDepth, ConfigError, quote } from '../config/fields';
+import { checkKeyCounts } from '../config/key-limit';
 import { MAX_FRAGMENT_CHARS, fragmentOf, LINK_VERSION, TOO_LARGE_FOR_LINK, type EncodedLink } from '../config/link-codec';
 import { compressText, decompressText, MAX_INFLATED_BYTES } from '../config/link-compress';
-import { parseSweep, type Sweep } from './cells';
+import { checkValidationCost, parseSweep, resolveCell, type Sweep } from './cells';
+
+/** validationCost up to which a link's cells are all resolved when it is opened (larger: the page checks them in a worker). */
+export const EAGER_CHECK_COST = 1 << 17;
 import type { SweepInput } from './schema';
 import { SWEEP_OUTCOMES, type SweepOutcome } from './outcomes';
 
@@ -56,6 +60,7 @@ export function decodeSweepLink(input: string): SweepLinkDecoded {
     if (pairs.get('v') !== String(LINK_VERSION)) throw new ConfigError('v', `must be ${LINK_VERSION}, got ${quote(pairs.get('v') ?? '')}`);
     const z = decompressText(pairs.get('sweep') ?? '');
     if (!z.ok) throw new ConfigError('sweep', z.why);
+    checkKeyCounts(z.text, 'sweep: the document'); // a flood of keys is refused before JSON.parse builds it
     let raw: unknown;
     try {
       raw = JSON.parse(z.text);
@@ -63,7 +68,15 @@ export function decodeSweepLink(input: string): SweepLinkDecoded {
       throw new ConfigError('sweep', 'does not hold a JSON sweep document');
     }
     checkDepth(raw, 'the sweep');
-    const sweep = prefixed(() => parseSweep(raw));
+    // the cells are not resolved here (the page does that a slice at a time; the CLI when it runs):
+    // the schema, the base, the axes and the cost of checking the cells are
+    const sweep = prefixed(() => {
+      const parsed = parseSweep(raw, { resolve: 'none' });
+      checkValidationCost(parsed);
+      // a small sweep (tens of milliseconds of checking) is checked whole here, so a bad value refuses the link
+      if (parsed.cost <= EAGER_CHECK_COST) for (let c = 0; c < parsed.cells; c++) resolveCell(parsed, c);
+      return parsed;
+    });
     const show = pairs.get('show') ?? DEFAULT_SWEEP_VIEW.outcome;
     if (!(SWEEP_OUTCOMES as readonly string[]).includes(show)) throw new ConfigError('show', `must be one of ${SWEEP_OUTCOMES.join(', ')}, got ${quote(show)}`);
     const claimText = pairs.get('claim') ?? String(DEFAULT_SWEEP_VIEW.claim);

@@ -1,4 +1,5 @@
 import type { Verdict } from '../claims';
+import { csvField } from './csv-cell';
 import type { AxisValue } from './schema';
 import type { SweepAlgorithm, SweepCell, SweepOutput } from './document';
 
@@ -53,10 +54,7 @@ export function outcomeDomain(cells: readonly SweepCell[], outcome: Exclude<Swee
   return lo === hi ? [lo, lo + 1] : [lo, hi];
 }
 
-const csvText = (v: AxisValue | string) => {
-  const s = v === null ? 'null' : String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
+const csvText = (v: AxisValue | string) => csvField(v === null ? 'null' : String(v));
 const csvNum = (v: number | null) => (v === null ? '' : String(v));
 
 /** The sweep as CSV: one row per cell and algorithm, the axes' values first, then every outcome and the five claims' verdicts. */

@@ -16,6 +16,9 @@ export interface AxisPath {
 
 const TOP_KEYS = Object.keys(configSchema.shape).filter((k) => k !== 'version');
 
+/** Keys that reach an object's prototype: never a config field, refused in every path. */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** Parse an axis path; `where` names it in messages ("axes[0].path"). */
 export function parseAxisPath(path: string, where: string): AxisPath {
   const keys: PathKey[] = [];
@@ -27,8 +30,11 @@ export function parseAxisPath(path: string, where: string): AxisPath {
     else keys.push(/^\d{1,4}$/.test(m[1]!) ? Number(m[1]) : m[1]!);
   }
   const dots = (path.match(/\./g) ?? []).length;
-  const wellFormed = keys.length > 0 && consumed + dots === path.length && !/^\.|\.$|\.\.|\.\[/.test(path);
+  // "algorithms[0]clip": after "]" comes ".", "[" or the end
+  const wellFormed = keys.length > 0 && consumed + dots === path.length && !/^\.|\.$|\.\.|\.\[|\][^.[]/.test(path);
   if (!wellFormed) throw new ConfigError(where, `must be a config path such as "optimizer.lr" or "algorithms.*.clip", got ${quote(path)}`);
+  const bad = keys.find((k) => typeof k === 'string' && FORBIDDEN_KEYS.has(k));
+  if (bad !== undefined) throw new ConfigError(where, `must not name "${bad}" (a config path has no __proto__, constructor or prototype field), got ${quote(path)}`);
   const top = keys[0];
   if (typeof top !== 'string' || !TOP_KEYS.includes(top))
     throw new ConfigError(where, `must start with a config field (${TOP_KEYS.join(', ')}), got ${quote(path)}`);
@@ -55,6 +61,7 @@ export function concretePath(p: AxisPath, algorithm = 0): string {
 export function setAt(obj: unknown, keys: readonly PathKey[], value: unknown, i = 0): unknown {
   if (i === keys.length) return value;
   const k = keys[i]!;
+  if (typeof k === 'string' && FORBIDDEN_KEYS.has(k)) throw new ConfigError(String(k), 'is not a config field (a path never reaches a prototype)');
   if (typeof k === 'number') {
     const arr = Array.isArray(obj) ? obj.slice() : [];
     while (arr.length < k) arr.push({});

@@ -63,6 +63,25 @@ function Parts({ parts }: { parts: ClaimPart[] }) {
 }
 
 /**
+ * A sentence with every algorithm label in it isolated (<bdi>): a label in a right-to-left script
+ * (or ending in neutral characters) reorders only itself, never the words around it.
+ */
+export function IsolatedLabels({ text, labels }: { text: string; labels: readonly string[] }) {
+  const found = [...new Set(labels)].filter((l) => l && text.includes(l)).sort((a, b) => b.length - a.length);
+  if (found.length === 0) return <>{text}</>;
+  const re = new RegExp(found.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  const out: React.ReactNode[] = [];
+  let at = 0;
+  for (const m of text.matchAll(re)) {
+    if (m.index > at) out.push(text.slice(at, m.index));
+    out.push(<bdi key={out.length}>{m[0]}</bdi>);
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return <>{out}</>;
+}
+
+/**
  * Claim 4's part (c), "order matters", beside claim 4's row: a verdict of its own (docs/claims.md),
  * never folded into claim 4's, which is the guarantee (a and b).
  */
@@ -115,7 +134,7 @@ function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
                   <tr key={`${isRev ? 'rev-' : ''}${e.id}`} data-id={e.id}>
                     <th scope="row" title={`${l?.label ?? e.id}${isRev ? ' (a control: the exact-advantage twin or reverse-order SeeUPO at the same step, beside the PPO-style algorithms)' : ''}`}>
                       {l && <span className="swatch" style={{ background: l.color }} />}
-                      {l?.label ?? e.id}
+                      <bdi>{l?.label ?? e.id}</bdi>
                       {isRev ? <span className="muted-inline"> (control)</span> : null}
                     </th>
                     <td>{cells.seeds}</td>
@@ -143,8 +162,8 @@ function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
         <ul className="evidence-extra">
           {pairs.map((p) => (
             <li key={`${p.group}-${p.batch}`}>
-              {line(p.group)?.label ?? p.group} (group) vs {line(p.batch)?.label ?? p.batch} (batch): {cmp(p.groupVsBatch)}
-              {p.batchVsNone.map((n) => `; batch vs ${line(n.none)?.label ?? n.none} (none): ${cmp(n)}`).join('')}
+              <bdi>{line(p.group)?.label ?? p.group}</bdi> (group) vs <bdi>{line(p.batch)?.label ?? p.batch}</bdi> (batch): {cmp(p.groupVsBatch)}
+              {p.batchVsNone.map((n, i) => <span key={i}>; batch vs <bdi>{line(n.none)?.label ?? n.none}</bdi> (none): {cmp(n)}</span>)}
               {p.verdict ? ` — ${p.verdict}` : ' — undecided'}
             </li>
           ))}
@@ -152,7 +171,7 @@ function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
       )}
       <p className="muted evidence-highlight" data-testid="highlight-note">
         {names.length
-          ? `Highlighted in the charts: ${names.join(', ')}${h.seeds ? `; seeds ${h.seeds.join(', ')} in the seed charts` : ''}.`
+          ? <>Highlighted in the charts: {names.map((n, i) => <span key={i}>{i ? ', ' : ''}<bdi>{n}</bdi></span>)}{h.seeds ? `; seeds ${h.seeds.join(', ')} in the seed charts` : ''}.</>
           : 'Nothing to highlight: no algorithm of this experiment takes part.'}
       </p>
     </div>
@@ -233,7 +252,7 @@ export function VerdictPanel({ large = false }: { large?: boolean }) {
                 <VerdictBadge verdict={c.verdict} />
               </button>
               <p className="verdict-reason" data-testid={`claim-${n}`} data-verdict={c.verdict}>
-                {reasonOf(c)}
+                <IsolatedLabels text={reasonOf(c)} labels={plan.algorithms.map((a) => a.label)} />
               </p>
               {n === 4 && c.parts?.[2] ? <OrderVerdict part={c.parts[2]} /> : null}
               {on && <Evidence c={c} plan={plan} />}

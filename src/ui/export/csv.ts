@@ -46,10 +46,9 @@ export function evaluationMetricNames(turns: number): string[] {
 /** `optimalTokenProb_turn1` for turn index 0: no brackets, so a spreadsheet filter or formula can use it as is. */
 export const optimalTokenProbName = (turnIndex: number) => `${METRIC.optimalTokenProb.name}_turn${turnIndex + 1}`;
 
-/** RFC 4180: a field with a comma, quote, CR or LF (or leading/trailing space) is quoted, quotes doubled. */
-export function csvField(s: string): string {
-  return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+/** RFC 4180 quoting, and a formula start (= + - @ tab CR) defused: core/sweep/csv-cell.ts, one rule for every CSV the page writes. */
+import { csvField } from '../../core/sweep/csv-cell';
+export { csvField };
 
 /** A value cell: full precision, empty when not finite (diverged). */
 const cell = (v: number) => (Number.isFinite(v) ? String(v) : '');

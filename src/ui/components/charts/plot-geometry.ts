@@ -13,7 +13,15 @@ export interface Box {
 /** Maps a data value to a pixel; values outside the domain are clamped to its edge. */
 export type Scale = (v: number) => number;
 
+/** b − a for any finite a, b, halved (its double may overflow: 1e308 − (−1e308)). */
+const halfSpan = (a: number, b: number) => b / 2 - a / 2;
+
 export function linearScale([d0, d1]: Domain, [r0, r1]: Domain): Scale {
+  if (!Number.isFinite(d1 - d0)) {
+    // the span of a ±1e308 domain overflows float64: in halves
+    const half = halfSpan(d0, d1);
+    return (v) => r0 + (halfSpan(d0, Math.min(d1, Math.max(d0, v))) / half) * (r1 - r0);
+  }
   const span = d1 - d0 || 1;
   return (v) => r0 + ((Math.min(d1, Math.max(d0, v)) - d0) / span) * (r1 - r0);
 }
@@ -25,12 +33,16 @@ export function logScale([d0, d1]: Domain, [r0, r1]: Domain): Scale {
 
 /** The inverse of a linear scale: the data value at a pixel. */
 export function invertLinear([d0, d1]: Domain, [r0, r1]: Domain, px: number): number {
-  return d0 + ((px - r0) / (r1 - r0 || 1)) * (d1 - d0);
+  const f = (px - r0) / (r1 - r0 || 1);
+  if (!Number.isFinite(d1 - d0)) return 2 * (d0 / 2 + f * halfSpan(d0, d1)); // d0 + f·(d1 − d0) in halves: ±1e308 overflows
+  return d0 + f * (d1 - d0);
 }
 
 /** A round step (1, 2 or 5 × 10^e) giving about `count` intervals over [lo, hi] (at least 1 when integer). */
 export function tickStep(lo: number, hi: number, count: number, integer = false): number {
-  const raw = Math.abs(hi - lo) / Math.max(1, count);
+  // (hi − lo) / count without overflowing: the span of ±1e308 is past float64's range
+  const span = Math.abs(hi - lo);
+  const raw = Number.isFinite(span) ? span / Math.max(1, count) : (Math.abs(halfSpan(lo, hi)) / Math.max(1, count)) * 2;
   if (!(raw > 0) || !Number.isFinite(raw)) return 1;
   const power = 10 ** Math.floor(Math.log10(raw));
   const err = raw / power;
@@ -38,15 +50,30 @@ export function tickStep(lo: number, hi: number, count: number, integer = false)
   return integer ? Math.max(1, Math.round(step)) : step;
 }
 
-/** Multiples of tickStep inside [lo, hi], free of floating-point noise. */
+/** Ticks one axis ever draws; past it the range is not one a step can cover (the ends are drawn instead). */
+const MAX_TICKS = 100;
+
+/**
+ * Multiples of tickStep inside [lo, hi], free of floating-point noise. Safe for any finite range:
+ * one overflowing float64 (±1e308), or so far from zero that the step is below the numbers'
+ * resolution (1e300 ± 1e284), gives its two ends; never more than MAX_TICKS values.
+ */
 export function niceTicks(lo: number, hi: number, count: number, integer = false): number[] {
   if (!Number.isFinite(lo) || !Number.isFinite(hi) || hi < lo) return [];
   if (hi === lo) return [lo];
   const step = tickStep(lo, hi, count, integer);
-  const digits = Math.max(0, -Math.floor(Math.log10(step)) + 1);
+  if (!(step > 0) || !Number.isFinite(step)) return [lo, hi];
+  const first = Math.ceil(lo / step - 1e-9);
+  const last = Math.floor(hi / step + 1e-9);
+  // the indices must be exact integers (|i| < 2^53) and few
+  if (!Number.isFinite(first) || !Number.isFinite(last) || Math.abs(first) > 2 ** 52 || Math.abs(last) > 2 ** 52 || last - first > MAX_TICKS) return [lo, hi];
+  const digits = Math.min(100, Math.max(0, -Math.floor(Math.log10(step)) + 1));
   const out: number[] = [];
-  for (let i = Math.ceil(lo / step - 1e-9); i * step <= hi + step * 1e-9; i++) out.push(Number((i * step).toFixed(digits)));
-  return out;
+  for (let i = first; i <= last; i++) {
+    const v = Number((i * step).toFixed(digits));
+    if (Number.isFinite(v) && v >= lo - step * 1e-9 && v <= hi + step * 1e-9) out.push(v);
+  }
+  return out.length ? out : [lo, hi];
 }
 
 /** [0, top] with top the first round tick at or above max, and its ticks. */

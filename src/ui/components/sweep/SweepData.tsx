@@ -15,8 +15,14 @@ export function SweepData() {
   const view = useApp((s) => s.sweep.view);
   const [note, setNote] = useState<string | null>(null);
   if (!run) return null;
-  const complete = status === 'done' && run.cells.every((c) => c !== undefined);
-  const doc = (): SweepOutput => ({ version: 1, axes: run.doc.axes, cells: run.cells.filter((c) => c !== undefined) });
+  const present = run.cells.filter((c) => c !== undefined);
+  // a cancelled (or failed) sweep keeps what it finished: its files say they are partial
+  const available = status !== 'running' && present.length > 0;
+  const partial = present.length < run.cells.length;
+  const name = (ext: string) => `seeupo-sweep-${partial ? `partial-${present.length}-of-${run.cells.length}-` : ''}${stamp()}.${ext}`;
+  const doc = (): SweepOutput | (SweepOutput & { partial: { cells: number; of: number } }) =>
+    partial ? { version: 1, partial: { cells: present.length, of: run.cells.length }, axes: run.doc.axes, cells: present } : { version: 1, axes: run.doc.axes, cells: present };
+  const why = available ? (partial ? ` (partial: ${present.length} of ${run.cells.length} cells)` : '') : ' (available when the sweep has stopped)';
   const copy = async () => {
     const link = encodeSweepLink(run.doc, view);
     if (!link.ok) return setNote(link.message);
@@ -30,12 +36,12 @@ export function SweepData() {
   };
   return (
     <div className="sweep-data" data-export-ignore="">
-      <button type="button" data-testid="sweep-export-csv" disabled={!complete} title={complete ? 'One row per cell and algorithm' : 'Available when the sweep has finished'}
-        onClick={() => download(`seeupo-sweep-${stamp()}.csv`, sweepCsv(doc()), MIME.csv)}>
+      <button type="button" data-testid="sweep-export-csv" data-partial={partial ? 'true' : 'false'} disabled={!available} title={`One row per cell and algorithm${why}`}
+        onClick={() => download(name('csv'), sweepCsv(doc()), MIME.csv)}>
         CSV
       </button>
-      <button type="button" data-testid="sweep-export-json" disabled={!complete} title={complete ? 'The document seeupo-explorer sweep prints for this sweep' : 'Available when the sweep has finished'}
-        onClick={() => download(`seeupo-sweep-${stamp()}.json`, JSON.stringify(doc()) + '\n', MIME.json)}>
+      <button type="button" data-testid="sweep-export-json" data-partial={partial ? 'true' : 'false'} disabled={!available} title={`The document seeupo-explorer sweep prints for this sweep${why}`}
+        onClick={() => download(name('json'), JSON.stringify(doc()) + '\n', MIME.json)}>
         JSON
       </button>
       <button type="button" data-testid="sweep-copy-link" onClick={() => void copy()}>

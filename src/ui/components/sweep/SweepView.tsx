@@ -84,6 +84,7 @@ function Setup() {
 
 function Maps() {
   const run = useApp((s) => s.sweep.run);
+  const status = useApp((s) => s.sweep.status);
   const view = useApp((s) => s.sweep.view);
   const algorithms = useMemo((): MapAlgorithm[] => {
     if (!run) return [];
@@ -104,7 +105,14 @@ function Maps() {
   return (
     <section className="card chart sweep-maps" data-testid="sweep-maps" data-cells={present.length}>
       <div className="chart-head">
-        <h2>{view.outcome === 'verdict' ? `Claim ${view.claim} per cell (${CLAIM_TEXT[view.claim as ClaimNumber].short})` : `${OUTCOME_TEXT[view.outcome].label} per cell`}</h2>
+        <h2>
+          {view.outcome === 'verdict' ? `Claim ${view.claim} per cell (${CLAIM_TEXT[view.claim as ClaimNumber].short})` : `${OUTCOME_TEXT[view.outcome].label} per cell`}
+          {status !== 'running' && present.length < cells.length && (
+            <span className="sweep-partial" data-testid="sweep-partial">
+              {' '}— partial: {present.length} of {cells.length} cells
+            </span>
+          )}
+        </h2>
         <ChartExport chart="sweep" />
       </div>
       <div className="sweep-view-controls" data-export-ignore="">

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BIN, cli, ROOT, useCliScratch } from './helpers/cli';
+import { BIN, cli, ROOT, useCliScratch } from '../helpers/cli';
 
 // A sweep with --out is a durable job (docs/sweeps.md "Interrupted sweeps"): each finished cell
 // is journalled beside FILE as it completes; SIGINT or SIGKILL at any point, then `--resume`,
@@ -182,7 +182,7 @@ describe('--out is checked before any work (exit 2, nothing run)', () => {
 
 describe('writeJsonAtomically', () => {
   it('a write that fails midway leaves the old file whole and no temporary file', async () => {
-    const { writeJsonAtomically } = await import('../src/cli/sweep-out');
+    const { writeJsonAtomically } = await import('../../src/cli/sweep-out');
     const out = tmp.file('atomic.json', 'OLD\n');
     // a value whose serialization fails after the first megabyte has been written
     const value = { big: 'x'.repeat(3 << 20), later: { toJSON: () => { throw new Error('disk full (simulated)'); } } };
