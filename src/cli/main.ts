@@ -16,6 +16,7 @@ import { advantagesOf, parseAdvantagesInput, readJson } from './inputs';
 import { writeJson } from './write-json';
 import { progressBar } from './progress';
 import { mergeCommand, sweepCommand } from './sweep';
+import { lessonsCommand } from './lessons';
 
 const USAGE = `usage:
   seeupo-explorer run CONFIG.json [--out RESULT.json] [--threads N] [--executor auto|cpu|tensor|webgpu] [--backend wasm|cpu] [--debug]
@@ -25,6 +26,7 @@ const USAGE = `usage:
   seeupo-explorer sweep SWEEP.json [--shard I/N] [--out FILE] [--threads N]   (a grid of experiments, docs/sweeps.md; shard I of N runs cells I, I+N, …)
   seeupo-explorer sweep SWEEP.json --cell K   (prints cell K's experiment config, to run it on its own)
   seeupo-explorer merge SHARD.json ... [--out FILE]   (every shard's output → the unsharded sweep's, byte for byte)
+  seeupo-explorer lessons [--out FILE]   (every lesson: its config, declared verdict and the variants it holds under)
 Exit codes: 0 success, 2 invalid input (one line on stderr), 1 any other failure.`;
 
 async function main(argv: string[]): Promise<number> {
@@ -48,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
   let value: unknown;
   if (command === 'sweep') value = await sweepCommand(args, threads ?? availableParallelism(), new URL('./', import.meta.url));
   else if (command === 'merge') value = mergeCommand(args);
+  else if (command === 'lessons') value = lessonsCommand();
   else {
     const result = await runFromArgs(command, args, threads);
     // `claims` prints only the verdicts (cli-contract.md "Claims in results"); `run` the whole result,
