@@ -14,7 +14,7 @@ const isMlp = (config: Record<string, unknown>) => (config.policy as { kind?: st
 const key = (v: Variant) => JSON.stringify(v);
 
 describe('applyVariant', () => {
-  const base = { version: 1, optimizer: { kind: 'sgd', lr: 3 }, algorithms: [{ id: 'grpo' }, { id: 'seeupo', lr: 10 }] };
+  const base = { version: 1, env: { preset: 'lock' }, optimizer: { kind: 'sgd', lr: 3 }, algorithms: [{ id: 'grpo' }, { id: 'seeupo', lr: 10 }] };
   it('lr ×k scales the optimizer\'s lr and every algorithm\'s own lr, and leaves the lesson\'s config alone', () => {
     const c = applyVariant(base, { scale: 'lr', by: 0.5 });
     expect(c.optimizer).toEqual({ kind: 'sgd', lr: 1.5 });
@@ -47,7 +47,11 @@ describe('what each lesson declares', () => {
       const declared = new Set(l.holdsUnder.map(key));
       const seeds = l.holdsUnder.filter((v) => 'seed' in v).length;
       expect(seeds, `${l.id}: two other experiment seeds`).toBeGreaterThanOrEqual(2);
-      if (startsUniform(l.config) && !isMlp(l.config)) expect(l.holdsUnder.some((v) => 'initScale' in v), `${l.id}: a random start`).toBe(true);
+      // from a uniform start: a random start too — or a narrow band that says what a random start does
+      if (startsUniform(l.config) && !l.holdsUnder.some((v) => 'initScale' in v)) {
+        expect(l.band, `${l.id}: a random start, or a band`).toBeDefined();
+        expect(l.text, `${l.id}: says what a random start does`).toMatch(/random start/);
+      }
       const lrBoth = declared.has(key({ scale: 'lr', by: 0.5 })) && declared.has(key({ scale: 'lr', by: 2 }));
       if (!lrBoth) {
         // a lesson that does not hold from half to twice its step lives in a narrow band, and says so

@@ -79,7 +79,7 @@ export const CLAIM1: Lesson[] = [
     text:
       'On the 5-turn lock the code 0-1-0-1-0 pays 1 and a first token 2 pays 0.3 at once; from a uniform start the code is 1 sequence in 243, so the true gradient of J points to the exit. ' +
       'REINFORCE follows it: J is 0.297 by iteration 50 and the first turn\'s code token falls to 4·10⁻⁴ by iteration 600, so the later turns, which drift toward the code, are reached ever more rarely and their pull on turn 1 fades. ' +
-      'The claim is about the limit, so a finite run can only fail to show it: J* is not reached in 600 iterations (nor in 3000), which is why the verdict reads "not observed" and not "refuted" — gradient ascent can take unboundedly long when the optimum is this hard to find.',
+      'The claim is about the limit, so a finite run can only fail to show it: J* is not reached in 600 iterations (nor in 3000), which is why the verdict is "not observed", never a refutation: gradient ascent can take unboundedly long when the optimum is this hard to find.',
     config: {
       version: 1,
       env: { preset: 'lock', turns: 5 },

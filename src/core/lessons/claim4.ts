@@ -77,12 +77,12 @@ export const CLAIM4: Lesson[] = [
   {
     id: 'shared-mlp-breaks-monotonic',
     claim: 4,
-    expect: 'not observed',
-    title: 'A shared network breaks reverse order\'s monotonic improvement',
+    expect: 'not testable',
+    title: 'A shared network is outside the guarantee: not testable — and reverse order does drop',
     text:
       'The guarantee needs each turn to have its own parameters; here one small network (32 tanh units) plays every turn, so an update meant for one turn moves the others too — and the code 0-1-0 wants token 0 at turns 1 and 3 but token 1 at turn 2. ' +
-      'SeeUPO in reverse order drops J in 6 of 8 seeds (16 drops): seed 1 falls from 0.80 to 0.00 at iteration 3, as turn 3\'s code token rises to 1.00 and turn 2\'s collapses from 0.94 to 0.00, then recovers; seeds 2 and 5 end at J = 0. ' +
-      'The same run with a table policy (random start, initScale 1) has no drop and every seed at J*: look for the ▲ on the return chart and the cliffs in the seed charts.',
+      'So claim 4 is not testable here, and what happens shows why the condition matters: SeeUPO in reverse order drops J in 6 of 8 seeds (seed 1 falls from 0.80 to 0.00 at iteration 3, as turn 3\'s code token rises to 1.00 and turn 2\'s collapses), and seeds 2 and 5 end at J = 0. ' +
+      'The same run with a table policy (random start, initScale 1) has no drop and every seed at J*: look for the drops on the return chart and the cliffs in the seed charts.',
     config: {
       version: 1,
       env: { preset: 'lock' },
@@ -101,7 +101,7 @@ export const CLAIM4: Lesson[] = [
         action: 'run',
       },
       {
-        text: 'The ▲ marks are drops of J: 16 of them. The same run with a table has none; the theory needs each turn to move only its own parameters.',
+        text: 'The ▲ marks are drops of J. The same run with a table has none; the theory needs each turn to move only its own parameters, which is why claim 4 is not testable here.',
         target: 'chart-return',
       },
       {

@@ -67,7 +67,7 @@ export const CLAIM5: Lesson[] = [
     title: 'A table per prompt: normalization cannot move the end point, so claim 5 is not testable',
     text:
       'The same two prompts, but each with its own table: each prompt now learns its own best token, whatever the normalization, and all three learners end at J = 0.55 (1 for A, 0.1 for B). ' +
-      'With separate parameters a normalization only rescales each prompt\'s step size: it can change how fast a prompt gets there, never where it ends. ' +
+      'Why: with separate parameters a normalization only rescales each prompt\'s step size: it can change how fast a prompt gets there, never where it ends. ' +
       'So the check says not testable — the claim is about parameters shared across prompts, which is what the previous lesson has.',
     config: {
       version: 1,
