@@ -2,6 +2,7 @@ import { DEFAULT_CONFIG } from '../core/config/defaults';
 import { resolveConfig, type Experiment } from '../core/config/resolve';
 import { algorithmLabel } from '../core/algo/records';
 import { computeOptimum } from '../core/env/exact';
+import { sharesContexts } from '../core/config/experiment';
 import { buildTree } from '../core/env/tree';
 import { ENV_PRESETS } from '../core/env/presets';
 import { chooseExecutor, type ExecutorChoice, type GpuKind } from '../core/run/choose';
@@ -44,7 +45,7 @@ export function planExperiment(config: unknown = DEFAULT_CONFIG, threads: number
     exp,
     choice: chooseExecutor(exp, gpuKind),
     algorithms: exp.algorithms.map((a, i) => ({ id: a.id, label: algorithmLabel(a), color: algorithmColor(a) })),
-    Jstar: computeOptimum(exp.env, buildTree(exp.env)).Jstar,
+    Jstar: computeOptimum(exp.env, buildTree(exp.env), sharesContexts(exp.policy)).Jstar,
     rewardRange: [lo, hi],
     threads: Math.max(1, Math.min(threads, exp.algorithms.length * exp.seedIndices.length)),
     envTitle: preset?.title ?? null,

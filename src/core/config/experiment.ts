@@ -11,6 +11,9 @@ export type PolicySpec =
   | { kind: 'tabular'; initScale: number; shareContexts?: boolean }
   | { kind: 'mlp'; hidden: number[]; activation: Activation; initScale: number };
 
+/** True when one table serves every context (`policy.shareContexts`, tabular only). */
+export const sharesContexts = (policy: PolicySpec): boolean => policy.kind === 'tabular' && policy.shareContexts === true;
+
 /** A validated experiment with every default and preset filled in: what executors run. */
 export interface Experiment {
   env: Env;

@@ -191,6 +191,8 @@ export function resolveConfig(raw: unknown): Experiment {
     changes: [],
     warnings,
   };
+  if (policy.kind === 'tabular' && policy.shareContexts && env.contexts < 2)
+    fail('policy.shareContexts', `needs at least 2 contexts (env.contexts is ${env.contexts}): with one context the shared table is the plain table; remove it or raise env.contexts`);
   exp.seedIndices = resolveSeedIndices(c.seedIndices, exp.seeds);
   exp.changes = resolveChanges(c.changes ?? [], exp);
   checkExecutor(exp);

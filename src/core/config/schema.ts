@@ -161,6 +161,14 @@ export const presetEnvSchema = z.unknown().transform((v, ctx) => {
 
 export const policySchema = z.unknown().transform((v, ctx) => {
   const kind = (v as { kind?: unknown } | null)?.kind;
+  if (kind === 'mlp' && typeof v === 'object' && v !== null && 'shareContexts' in v) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['shareContexts'],
+      message: 'is for tabular policies only: the MLP is one network for every context already (it sees the context as an input); remove it, or use kind "tabular"',
+    });
+    return z.NEVER;
+  }
   const schema =
     kind === 'mlp'
       ? z.strictObject({

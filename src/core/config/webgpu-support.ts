@@ -24,6 +24,8 @@ export interface Unsupported {
 
 /** Why the WebGPU executor cannot run `exp`, or null. */
 export function webgpuUnsupported(exp: Experiment): Unsupported | null {
+  if (exp.policy.kind === 'tabular' && exp.policy.shareContexts)
+    return { path: 'policy.shareContexts', message: 'the WebGPU executor does not run a table shared across contexts yet; use executor "cpu" or "auto"' };
   if (exp.policy.kind !== 'mlp') return null;
   const { env } = exp;
   const sequences = env.contexts * sequenceCount(env);

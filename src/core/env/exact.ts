@@ -1,27 +1,45 @@
 import type { Env } from './types';
 import type { Tree } from './tree';
 
-/** J* and the optimal policy, by backward induction (= best sequence per context). */
+/**
+ * J* and the optimal policy, by backward induction (= best sequence per context). With a table
+ * shared across contexts (`shared`), the policy cannot see x, so the optimum is backward
+ * induction on the context-weighted mean table (docs/math.md, "Policies"): one "context" whose
+ * optimal tokens and path serve every context.
+ */
 export interface Optimum {
   Jstar: number;
-  /** Per context, best achievable mean reward. */
+  /** Per context (shared: one entry, the mean table's), best achievable mean reward. */
   best: Float64Array;
-  /** optimal[x·nodes·V + n·V + a] = 1 when token a at node n keeps the optimum reachable. */
+  /** optimal[x·nodes·V + n·V + a] = 1 when token a at node n keeps the optimum reachable (shared: x = 0 only). */
   optimal: Uint8Array;
-  /** Per context, the local node ids along the first (lowest-token) optimal path. */
+  /** Per context (shared: one entry), the local node ids along the first (lowest-token) optimal path. */
   path: Int32Array[];
+  /** One policy table for every context: probabilities and `optimal` are indexed without x. */
+  shared: boolean;
 }
 
 const TIE = 1e-12;
 
-export function computeOptimum(env: Env, tree: Tree): Optimum {
+/** The mean over contexts of every sequence's total return: what a shared table is judged on. */
+export function meanReturns(env: Pick<Env, 'returns'>): Float64Array {
+  const C = env.returns.length;
+  const out = new Float64Array(env.returns[0].length);
+  for (const r of env.returns) for (let s = 0; s < out.length; s++) out[s] += r[s];
+  for (let s = 0; s < out.length; s++) out[s] /= C;
+  return out;
+}
+
+export function computeOptimum(env: Env, tree: Tree, shared = false): Optimum {
   const { V, N, nodesPerContext: nodes, offset } = tree;
-  const optimal = new Uint8Array(env.contexts * nodes * V);
-  const best = new Float64Array(env.contexts);
+  const tables = shared ? [meanReturns(env)] : env.returns;
+  const C = tables.length;
+  const optimal = new Uint8Array(C * nodes * V);
+  const best = new Float64Array(C);
   const path: Int32Array[] = [];
   const value = new Float64Array(nodes);
-  for (let x = 0; x < env.contexts; x++) {
-    const R = env.returns[x];
+  for (let x = 0; x < C; x++) {
+    const R = tables[x];
     for (let p = N - 1; p >= 0; p--) {
       for (let q = 0; q < offset[p + 1] - offset[p]; q++) {
         const n = offset[p] + q;
@@ -50,8 +68,8 @@ export function computeOptimum(env: Env, tree: Tree): Optimum {
     path.push(pth);
   }
   let Jstar = 0;
-  for (let x = 0; x < env.contexts; x++) Jstar += best[x] / env.contexts;
-  return { Jstar, best, optimal, path };
+  for (let x = 0; x < C; x++) Jstar += best[x] / C;
+  return { Jstar, best, optimal, path, shared };
 }
 
 /** Softmax of every node's logits: probs and log-normalizers, in place. */
@@ -93,8 +111,9 @@ export function makeEvalScratch(tree: Tree): EvalScratch {
 }
 
 /**
- * Exact J (algorithms.md §1), entropy and optimal-action probabilities of a policy given as
- * a table of per-node probabilities (contexts · nodes · V), by one pass down the tree.
+ * Exact J (docs/math.md, "Environments"), entropy and optimal-action probabilities of a policy
+ * given as a table of per-node probabilities (contexts · nodes · V; shared: nodes · V), by one
+ * pass down the tree.
  */
 export function evaluatePolicy(
   env: Env,
@@ -114,7 +133,7 @@ export function evaluatePolicy(
   const perContext = C > 1 ? (out.Jcontext?.length === C ? out.Jcontext : (out.Jcontext = new Float64Array(C))) : null;
   for (let x = 0; x < env.contexts; x++) {
     const R = env.returns[x];
-    const base = x * nodes;
+    const base = opt.shared ? 0 : x * nodes; // a shared table: every context reads the same probabilities
     reach[0] = 1;
     let jx = 0;
     let hx = 0;
@@ -145,7 +164,7 @@ export function evaluatePolicy(
     J += jx / env.contexts;
     if (perContext) perContext[x] = jx;
     H += hx / (N * env.contexts);
-    const pth = opt.path[x];
+    const pth = opt.path[opt.shared ? 0 : x];
     for (let t = 0; t < T; t++) {
       let prod = 1;
       for (let p = t * L; p < (t + 1) * L; p++) {

@@ -1,5 +1,6 @@
 import type { Experiment } from '../config/resolve';
 import { computeOptimum } from '../env/exact';
+import { sharesContexts } from '../config/experiment';
 import { buildTree } from '../env/tree';
 import { chooseExecutor } from '../run/choose';
 import { allRuns, type RunSpec } from '../run/partition';
@@ -55,7 +56,7 @@ export async function runSweepCells(sweep: Sweep, cells: number[], run: SweepExe
       add(cellOf(job.cell, cellValues(sweep, job.cell), await run.single(job.exp, cellConfig(sweep, job.cell), report)));
     } else {
       const series = await run.batch(job.exp, batchSpecs(job), report);
-      const Jstar = computeOptimum(job.exp.env, buildTree(job.exp.env)).Jstar;
+      const Jstar = computeOptimum(job.exp.env, buildTree(job.exp.env), sharesContexts(job.exp.policy)).Jstar;
       splitSeries(job, series).forEach((cellSeries, i) => {
         const cell = job.cells[i]!;
         const exp = expOf.get(cell)!;

@@ -3,6 +3,7 @@ import { allRuns, partitionRuns, type RunSpec } from '../../core/run/partition';
 import { buildResult, type ExperimentResult } from '../../core/run/result';
 import type { RunSeries } from '../../core/run/series';
 import { computeOptimum } from '../../core/env/exact';
+import { sharesContexts } from '../../core/config/experiment';
 import { buildTree } from '../../core/env/tree';
 import { chooseExecutor } from '../../core/run/choose';
 import { runShard, type ShardMessage, type ShardRequest } from './protocol';
@@ -31,7 +32,7 @@ export async function runOnCpu(exp: Experiment, config: unknown, opts: CpuRunOpt
   const t0 = performance.now();
   const shards = partitionRuns(allRuns(exp), opts.threads);
   const series = await runShardsOnCpu(exp, { config }, shards, opts);
-  const Jstar = computeOptimum(exp.env, buildTree(exp.env)).Jstar;
+  const Jstar = computeOptimum(exp.env, buildTree(exp.env), sharesContexts(exp.policy)).Jstar;
   return buildResult(exp, Jstar, series, {
     executor: 'cpu',
     backend: null,

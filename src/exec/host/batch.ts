@@ -12,7 +12,9 @@ export interface Batch {
   ctx: Int32Array;
   group: Int32Array;
   tok: Int32Array;
-  node: Int32Array;
+  node: Int32Array; // parameter node ids
+  /** Context node ids (x · nodesPerContext + local), what the critic is indexed by; the same array as `node` unless the table is shared. */
+  contextNode: Int32Array;
   reward: Float64Array; // the undiscounted total return R = Σ_t r_t; sampled: with noise; exact: R̄
   /** The terminal reward r_T (sampled: with its noise; exact: its mean): the same array as `reward` without env.turnRewards. */
   terminal: Float64Array;
@@ -46,6 +48,7 @@ export function makeBatch(pb: Problem): Batch {
     group: new Int32Array(n),
     tok: new Int32Array(n * N),
     node: new Int32Array(n * N),
+    contextNode: new Int32Array(0),
     reward: new Float64Array(n),
     terminal: new Float64Array(0),
     turnReward: new Float64Array(pb.env.turnRewards ? n * pb.tree.T : 0),
@@ -64,12 +67,14 @@ export function makeBatch(pb: Problem): Batch {
     sortFill: new Int32Array(pb.tree.T),
   };
   b.sortTmp = new Int32Array(b.nodes.length);
+  b.contextNode = pb.shared ? new Int32Array(n * N) : b.node;
   b.terminal = pb.env.turnRewards ? new Float64Array(n) : b.reward;
   if (pb.enumeration) {
     b.ctx.set(pb.enumeration.ctx);
     b.group.set(pb.enumeration.ctx);
     b.tok.set(pb.enumeration.tok);
     b.node.set(pb.enumeration.node);
+    if (b.contextNode !== b.node) b.contextNode.set(pb.enumeration.contextNode);
     b.reward.set(pb.enumeration.reward);
     if (b.terminal !== b.reward) b.terminal.set(pb.enumeration.terminal);
     b.turnReward.set(pb.enumeration.turnReward);

@@ -47,8 +47,8 @@ export function optimizerStep(
   }
   const { tree } = pb;
   for (let t = 0; t < tree.T; t++) if (turn < 0 || t === turn) st.steps[t]++;
-  for (let x = 0; x < pb.env.contexts; x++) {
-    const base = x * tree.nodesPerContext;
+  for (let x = 0; x < pb.nodes / tree.nodesPerContext; x++) {
+    const base = x * tree.nodesPerContext; // parameter nodes: one context's worth when the table is shared
     for (let t = 0; t < tree.T; t++) {
       if (turn >= 0 && t !== turn) continue;
       const k = st.steps[t];

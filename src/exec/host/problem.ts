@@ -1,4 +1,5 @@
 import type { Experiment } from '../../core/config/resolve';
+import { sharesContexts } from '../../core/config/experiment';
 import { computeOptimum, type Optimum } from '../../core/env/exact';
 import { rewardsToGo, turnRewardsAlong } from '../../core/env/returns';
 import { buildTree, decodeSequence, type Tree } from '../../core/env/tree';
@@ -13,11 +14,18 @@ export interface Problem {
   env: Env;
   tree: Tree;
   opt: Optimum;
-  nodes: number; // decision nodes over all contexts
+  /**
+   * One table for every context (policy.shareContexts): parameter node ids carry no context
+   * (x · nodesPerContext + local becomes local), while rewards, groups and the critic stay per context.
+   */
+  shared: boolean;
+  nodes: number; // parameter nodes: decision nodes over all contexts, or of one context when shared
+  /** Decision nodes over all contexts (x · nodesPerContext + local): what a critic or a value per context is indexed by. */
+  contextNodes: number;
   params: number; // tabular logits: nodes · V
   /** γ^(T−1−t): the discount of turn t's advantage (algorithms.md §1). */
   turnDiscount: Float64Array;
-  /** Turn (0-based) of each global node. */
+  /** Turn (0-based) of each parameter node. */
   turnOfNode: Int32Array;
   /** Rollouts per iteration and their capacity. */
   rollouts: number;
@@ -30,7 +38,9 @@ export interface Problem {
 export interface Enumeration {
   ctx: Int32Array;
   tok: Int32Array; // [i·N + k]
-  node: Int32Array; // [i·N + k]
+  node: Int32Array; // [i·N + k], parameter node ids
+  /** Context node ids x · nodesPerContext + local, [i·N + k]; the same array as `node` unless shared. */
+  contextNode: Int32Array;
   /** The undiscounted total mean return R̄ (env.returns: terminal plus every turn's reward). */
   reward: Float64Array;
   /** The terminal mean reward r̄_T (env.rewards); the same array as `reward` without turnRewards. */
@@ -44,7 +54,9 @@ export interface Enumeration {
 export function buildProblem(exp: Experiment): Problem {
   const env = exp.env;
   const tree = buildTree(env);
-  const nodes = env.contexts * tree.nodesPerContext;
+  const shared = sharesContexts(exp.policy);
+  const contextNodes = env.contexts * tree.nodesPerContext;
+  const nodes = shared ? tree.nodesPerContext : contextNodes;
   const turnOfNode = new Int32Array(nodes);
   for (let g = 0; g < nodes; g++) turnOfNode[g] = Math.floor(tree.positionOf[g % tree.nodesPerContext] / tree.L);
   const exact = exp.mode === 'exact';
@@ -55,6 +67,7 @@ export function buildProblem(exp: Experiment): Problem {
     const ctx = new Int32Array(rollouts);
     const tok = new Int32Array(rollouts * N);
     const node = new Int32Array(rollouts * N);
+    const contextNode = shared ? new Int32Array(rollouts * N) : node;
     const reward = new Float64Array(rollouts);
     const T = tree.T;
     const perTurn = env.turnRewards !== null;
@@ -76,17 +89,22 @@ export function buildProblem(exp: Experiment): Problem {
         decodeSequence(tree, s, seq);
         let q = 0;
         for (let k = 0; k < N; k++) {
-          node[i * N + k] = x * tree.nodesPerContext + tree.offset[k] + q;
+          contextNode[i * N + k] = x * tree.nodesPerContext + tree.offset[k] + q;
+          node[i * N + k] = (shared ? 0 : x * tree.nodesPerContext) + tree.offset[k] + q;
           tok[i * N + k] = seq[k];
           q = q * tree.V + seq[k];
         }
       }
     }
-    enumeration = { ctx, tok, node, reward, terminal, turnReward, togo };
+    enumeration = { ctx, tok, node, contextNode, reward, terminal, turnReward, togo };
   }
   const turnDiscount = Float64Array.from({ length: tree.T }, (_, t) => Math.pow(env.gamma, tree.T - 1 - t));
-  return { exp, env, tree, opt: computeOptimum(env, tree), nodes, params: nodes * tree.V, turnDiscount, turnOfNode, rollouts, exact, enumeration };
+  const opt = computeOptimum(env, tree, shared);
+  return { exp, env, tree, opt, shared, nodes, contextNodes, params: nodes * tree.V, turnDiscount, turnOfNode, rollouts, exact, enumeration };
 }
+
+/** The context node id (x · nodesPerContext + local) of parameter node n visited in context x. */
+export const contextNodeOf = (pb: Problem, x: number, n: number): number => (pb.shared ? x * pb.tree.nodesPerContext + n : n);
 
 /** Index of sequence s's leaf given its last node's local id and last token. */
 export function leafIndex(tree: Tree, lastLocalNode: number, token: number): number {

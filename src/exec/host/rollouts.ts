@@ -42,8 +42,10 @@ export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch): void {
       b.group[i] = g0;
       b.weight[i] = 1 / b.n;
       let q = 0;
+      const base = pb.shared ? 0 : x * nodesPerContext; // a shared table: one node for every context
       for (let k = 0; k < N; k++) {
-        const n = x * nodesPerContext + offset[k] + q;
+        const n = base + offset[k] + q;
+        if (b.contextNode !== b.node) b.contextNode[i * N + k] = x * nodesPerContext + offset[k] + q;
         const o = n * V;
         if (sc.stamp[n] !== mark) {
           sc.stamp[n] = mark;
@@ -261,20 +263,22 @@ function gaeAdvantages(pb: Problem, run: RunState, sc: Scratch): void {
   const lambda = run.algo.gaeLambda;
   if (pb.exact) {
     // V_old(node) by a backward pass over the tree, with the turn discounts.
+    // Vn is per context (x · nodesPerContext + local): the environment knows x even when the policy does not
     const Vn = sc.nodeValue;
     for (let x = 0; x < pb.env.contexts; x++) {
       const base = x * nodesPerContext;
+      const pbase = pb.shared ? 0 : base; // the parameter node of (x, n)
       const R = pb.env.rewards[x];
       for (let p = N - 1; p >= 0; p--) {
         const disc = stepDiscount(pb.tree, gamma, p);
         // the end of turn t < T: its reward, indexed by the (t+1)-turn prefix q·V + a
         const paid = perTurn && p < N - 1 && (p + 1) % L === 0 ? pb.env.turnRewards![x][(p + 1) / L - 1] : null;
         for (let n = offset[p]; n < offset[p + 1]; n++) {
-          const o = (base + n) * V;
+          const o = (pbase + n) * V;
           const q = n - offset[p];
           let v = 0;
           for (let a = 0; a < V; a++) {
-            const pa = Math.exp(sc.thetaOld[o + a] - sc.logZOld[base + n]);
+            const pa = Math.exp(sc.thetaOld[o + a] - sc.logZOld[pbase + n]);
             const next = base + offset[p + 1] + q * V + a;
             v += pa * (p === N - 1 ? R[q * V + a] : paid ? paid[q * V + a] + disc * Vn[next] : disc * Vn[next]);
           }
@@ -282,6 +286,7 @@ function gaeAdvantages(pb: Problem, run: RunState, sc: Scratch): void {
         }
       }
     }
+    const cn = b.contextNode;
     for (let i = 0; i < b.n; i++) {
       for (let k = 0; k < N; k++) {
         const j = i * N + k;
@@ -290,9 +295,9 @@ function gaeAdvantages(pb: Problem, run: RunState, sc: Scratch): void {
           k === N - 1
             ? b.terminal[i]
             : perTurn && (k + 1) % L === 0
-              ? b.turnReward[i * T + (k + 1) / L - 1] + disc * Vn[b.node[j + 1]]
-              : disc * Vn[b.node[j + 1]];
-        b.advTok[j] = q - Vn[b.node[j]];
+              ? b.turnReward[i * T + (k + 1) / L - 1] + disc * Vn[cn[j + 1]]
+              : disc * Vn[cn[j + 1]];
+        b.advTok[j] = q - Vn[cn[j]];
       }
     }
   } else {
@@ -303,7 +308,7 @@ function gaeAdvantages(pb: Problem, run: RunState, sc: Scratch): void {
       for (let k = N - 1; k >= 0; k--) {
         const j = i * N + k;
         const disc = stepDiscount(pb.tree, gamma, k);
-        const v = Vc[b.node[j]];
+        const v = Vc[b.contextNode[j]];
         const r = k === N - 1 ? b.terminal[i] : perTurn && (k + 1) % L === 0 ? b.turnReward[i * T + (k + 1) / L - 1] : 0;
         const delta = r + disc * next - v;
         acc = delta + disc * lambda * (k === N - 1 ? 0 : acc);
@@ -359,9 +364,18 @@ export function criticStep(pb: Problem, run: RunState, sc: Scratch, lr: number):
   if (!Vc) return;
   const b = sc.batch;
   const g = sc.criticGrad;
-  for (let j = 0; j < b.n * b.N; j++) g[b.node[j]] = 0;
-  for (let j = 0; j < b.n * b.N; j++) g[b.node[j]] += (Vc[b.node[j]] - b.target[j]) / b.n;
+  const cn = b.contextNode; // the critic sees the context, even when the policy's table is shared
+  for (let j = 0; j < b.n * b.N; j++) g[cn[j]] = 0;
+  for (let j = 0; j < b.n * b.N; j++) g[cn[j]] += (Vc[cn[j]] - b.target[j]) / b.n;
   let probe = 0;
-  for (let j = 0; j < b.nNodes; j++) probe += (Vc[b.nodes[j]] -= lr * g[b.nodes[j]]) * 0;
+  if (cn === b.node) for (let j = 0; j < b.nNodes; j++) probe += (Vc[b.nodes[j]] -= lr * g[b.nodes[j]]) * 0;
+  else
+    for (let j = 0; j < b.n * b.N; j++) {
+      // each visited node once: its gradient is cleared once applied
+      const n = cn[j];
+      if (g[n] === 0) continue;
+      probe += (Vc[n] -= lr * g[n]) * 0;
+      g[n] = 0;
+    }
   sc.probe += probe;
 }

@@ -24,8 +24,8 @@ export interface Scratch {
   ctxVar: Float64Array;
   /** With env.turnRewards, per context (exact: E_old[G_t | x]) or group (sampled: Σ G_t) and turn, at [·T + t]; else empty. */
   turnMean: Float64Array;
-  nodeValue: Float64Array; // nodes: exact V_old for GAE
-  criticGrad: Float64Array; // nodes
+  nodeValue: Float64Array; // context nodes: exact V_old for GAE
+  criticGrad: Float64Array; // context nodes
   klNode: Float64Array; // nodes
   batchContexts: Int32Array;
   /**
@@ -60,8 +60,8 @@ export function makeScratch(pb: Problem): Scratch {
     ctxMean: new Float64Array(env.contexts),
     ctxVar: new Float64Array(env.contexts),
     turnMean: new Float64Array(env.turnRewards ? Math.max(env.contexts, batch.groups) * tree.T : 0),
-    nodeValue: new Float64Array(nodes),
-    criticGrad: new Float64Array(nodes),
+    nodeValue: new Float64Array(pb.contextNodes),
+    criticGrad: new Float64Array(pb.contextNodes),
     klNode: new Float64Array(nodes),
     batchContexts: new Int32Array(env.contexts),
     probe: 0,

@@ -10,7 +10,7 @@ export interface RunState {
   seedIndex: number;
   theta: Float64Array;
   opt: OptimizerState;
-  critic: Float64Array | null; // GAE: V_φ(node), zero-initialized
+  critic: Float64Array | null; // GAE: V_φ(x, node) per context node, zero-initialized
   sampleRng: Rng;
   shuffleRng: Rng;
   orderRng: Rng;
@@ -36,7 +36,7 @@ export function makeRun(pb: Problem, algo: AlgorithmRecord, algoIndex: number, s
     seedIndex,
     theta,
     opt: makeOptimizerState(pb, pb.exp.optimizer.kind === 'adam'),
-    critic: algo.advantage === 'gae' && !pb.exact ? new Float64Array(pb.nodes) : null,
+    critic: algo.advantage === 'gae' && !pb.exact ? new Float64Array(pb.contextNodes) : null,
     sampleRng: new Rng(key(Purpose.sample)),
     shuffleRng: new Rng(key(Purpose.shuffle)),
     orderRng: new Rng(key(Purpose.order)),
