@@ -19,7 +19,7 @@ describe('describeEnv', () => {
     const five = described({ env: { preset: 'lock', turns: 5 } });
     expect(five).toMatch(/^Five turns over three tokens\. Only the code 0-1-0-1-0 earns 1/);
     expect(five).toContain('worth only 1/81');
-    expect(five).not.toMatch(/Three turns|0-1-0 earns/); // never the 3-turn paragraph
+    expect(five).not.toMatch(/Three turns|code 0-1-0 earns/); // never the 3-turn paragraph
     expect(described({ env: { preset: 'lock', turns: 4, vocab: 4 } })).toMatch(/^Four turns over four tokens\. Only the code 0-1-0-1 .*1\/64/);
   });
 
