@@ -99,7 +99,8 @@ describe('captions', () => {
     const { lines } = run(exp, [[flat(1, 3), flat(1, 3), flat(1, 4), flat(1, 3)]]);
     expect(lines).toEqual([
       'SeeUPO reached J* (within 0.01) in 4/4 seeds, 95% of the way after a median 3 iterations.',
-      `${C4}: undecided — (a) observed, (b) observed, (c) not testable; (c) not testable here: no algorithm equals SeeUPO in every field but order (a forward- or random-order twin).`,
+      // the guarantee (a and b) decides claim 4; (c) has a verdict of its own, not folded in
+      `${C4}: observed — Monotone and at J*: (a) SeeUPO's J never dropped in 4 seeds; (b) SeeUPO reached J* in 4/4 seeds (95% interval 0.40–1.00).`,
     ]);
   });
 
@@ -109,7 +110,7 @@ describe('captions', () => {
     // the median over {6, ∞, ∞, ∞} is ∞: no "95% of the way" clause
     expect(lines).toEqual([
       'GRPO reached J* (within 0.01) in 1/4 seeds; stuck at J ≈ 0.30 (a reward level of the table) in 3/4 seeds; J* = 1.00.',
-      'Claim 2 (PPO with GRAE can decrease J): not observed — No drop of J in GRPO (4 seeds), and every seed has settled.',
+      "Claim 2 (PPO with GRAE can decrease J): not observed — GRPO's J never dropped in 4 seeds, and every seed has settled.",
     ]);
   });
 
@@ -166,23 +167,35 @@ describe('captions', () => {
       [flat(0.3), flat(0.3), flat(1, 5), flat(1, 5)],
     ]);
     expect(lines).toContain(
-      `${C4}: observed — All three parts observed: (a) SeeUPO had no drop of J in 4 seeds; (b) SeeUPO reached J* in 4/4 seeds; ` +
-        '(c) SeeUPO (forward), in forward order but otherwise equal to SeeUPO, did worse (slower): J* in 4/4 seeds vs 4/4 seeds, median iterations to 95% 12 vs 3.',
+      `${C4}: observed — Monotone and at J*: (a) SeeUPO's J never dropped in 4 seeds; (b) SeeUPO reached J* in 4/4 seeds (95% interval 0.40–1.00).`,
     );
+    // (c), the order effect, is claim 4's part c (its own verdict: the page shows it beside claim 4)
+    const live = computeClaims(claimsInputOf(exp, JSTAR, series(exp, [
+      [flat(1, 3), flat(1, 3), flat(1, 3), flat(1, 3)],
+      [flat(1, 12), flat(1, 12), flat(1, 12), flat(1, 12)],
+      [flat(0.3), flat(0.3), flat(1, 5), flat(1, 5)],
+    ])));
+    expect(live[3].parts![2]).toMatchObject({ verdict: 'observed', reason: expect.stringContaining('was clearly slower') });
     expect(lines).toContain(
-      'Claim 3 (Critic-free simultaneous methods can miss J* where reverse-order SeeUPO reaches it): observed — GRPO stayed stuck below J* in 2/4 seeds (final J 0.30 ± 0.00) while SeeUPO reached it in the same seeds.',
+      'Claim 3 (Critic-free simultaneous methods can miss J* where reverse-order SeeUPO reaches it): observed — GRPO did not reach J* in 40 iterations in 2/4 seeds (they stopped moving at J 0.30 ± 0.00, J* = 1.00), while SeeUPO, at the same learning rate 0.3 (they also differ in normalization: group vs batch), reached it in seeds 0, 1.',
     );
     expect(lines.join(' ')).toMatch(/[Rr]everse order/);
   });
 
-  it('reverse order: the twin does as well: claim 4 not observed', () => {
+  it('reverse order: the twin does as well: claim 4 observed (the guarantee), its part (c) not observed', () => {
     const exp = experiment({ iterations: T, algorithms: [{ id: 'seeupo' }, { id: 'seeupo-random' }] });
     const { lines } = run(exp, [
       [flat(1, 3), flat(1, 3), flat(1, 3), flat(1, 3)],
       [flat(1, 4), flat(1, 4), flat(1, 4), flat(1, 4)],
     ]);
-    expect(lines).toContain(
-      `${C4}: not observed — Part (c) not observed: SeeUPO (random), in random order but otherwise equal to SeeUPO, did as well: J* in 4/4 seeds vs 4/4 seeds, median iterations to 95% 4 vs 3.`,
+    expect(lines.find((l) => l.startsWith('Claim 4'))).toMatch(/: observed — Monotone and at J\*/);
+    const c = computeClaims(claimsInputOf(exp, JSTAR, series(exp, [
+      [flat(1, 3), flat(1, 3), flat(1, 3), flat(1, 3)],
+      [flat(1, 4), flat(1, 4), flat(1, 4), flat(1, 4)],
+    ])))[3];
+    expect(c.parts![2].verdict).toBe('not observed');
+    expect(c.parts![2].reason).toBe(
+      'SeeUPO (random), in random order but otherwise equal to SeeUPO, did about as well: at J* 4/4 seeds (95% interval 0.40–1.00) vs 4/4 seeds (95% interval 0.40–1.00), median iterations to 95% of the way 4 vs 3.',
     );
   });
 
@@ -192,7 +205,12 @@ describe('captions', () => {
       [flat(1, 3), flat(1, 3), flat(1, 3), flat(1, 3)],
       [flat(0.3), flat(0.3), flat(0.3), flat(0.3)],
     ]);
-    expect(lines.find((l) => l.startsWith('Claim 4'))).toContain('(c) not testable');
+    const c = computeClaims(claimsInputOf(exp, JSTAR, series(exp, [
+      [flat(1, 3), flat(1, 3), flat(1, 3), flat(1, 3)],
+      [flat(0.3), flat(0.3), flat(0.3), flat(0.3)],
+    ])))[3];
+    expect(c.parts![2].verdict).toBe('not testable');
+    expect(lines.find((l) => l.startsWith('Claim 4'))!.split(' — ')[1]).not.toMatch(/order/i);
   });
 
   it('exact mode: a drop of J makes claim 4 not observed', () => {
@@ -200,7 +218,7 @@ describe('captions', () => {
     const J = [0.1, 0.5, 0.4, ...Array(T - 2).fill(1)];
     const { lines } = run(exp, [[J]]);
     expect(lines[0]).toBe('SeeUPO reached J* (within 0.01) in 1/1 seed, 95% of the way after a median 3 iterations.');
-    expect(lines).toContain(`${C4}: not observed — Part (a) not observed: SeeUPO's J dropped 1 time in 1/1 seed.`);
+    expect(lines).toContain(`${C4}: not observed — Part (a) not observed: J fell: SeeUPO had drops in 1/1 seed (1 in all; the largest, 0.10 at iteration 2 of seed 0: its KL was not stored).`);
   });
 
   it('sampled mode: drop-based parts are not testable (never "not observed" for a drop)', () => {
@@ -208,10 +226,13 @@ describe('captions', () => {
     const a = [0.1, 0.4, 0.35, 0.6, 0.5, 0.9, ...Array(T - 5).fill(1)]; // drops at 2 and 4
     const { summaries, lines } = run(exp, [[a, flat(1, 5), flat(1, 5)], [a, a, a]]);
     expect(summaries[0].summary.violations).toBe(2);
-    const c4 = lines.find((l) => l.startsWith('Claim 4'))!;
-    expect(c4).toContain(': undecided — (a) not testable, (b) observed, (c) not testable; (a) not testable here: in sampled mode a drop may be sampling noise');
-    expect(lines.find((l) => l.startsWith('Claim 2'))).toBeUndefined(); // not testable, and other claims are shown
-    expect(c4).not.toContain('not observed');
+    // (a) is not testable, so claim 4 is (never "not observed" for a drop), and like claim 2 it is not shown beside testable ones
+    const c4 = computeClaims(claimsInputOf(exp, JSTAR, series(exp, [[a, flat(1, 5), flat(1, 5)], [a, a, a]])))[3];
+    expect(c4.verdict).toBe('not testable');
+    expect(c4.parts!.map((p) => p.verdict)).toEqual(['not testable', 'observed', 'not testable']);
+    expect(c4.reason).toContain('part (a), monotone improvement, is not testable: in sampled mode a drop may be sampling noise');
+    expect(lines.find((l) => l.startsWith('Claim 2'))).toBeUndefined();
+    expect(lines.find((l) => l.startsWith('Claim 4'))).toBeUndefined();
   });
 
   it('a Monte-Carlo J: no drops counted, drop-based parts not testable', () => {
@@ -220,7 +241,7 @@ describe('captions', () => {
     const { summaries, lines } = run(exp, [[a, a]], T, { jIsEstimate: true });
     expect(summaries[0].jIsEstimate).toBe(true);
     expect(summaries[0].summary.violations).toBe(0);
-    expect(lines.find((l) => l.startsWith('Claim 4'))).toContain('(a) not testable here: J is a Monte-Carlo estimate');
+    expect(lines.find((l) => l.startsWith('Claim 4'))).toContain('part (a), monotone improvement, is not testable: J is a Monte-Carlo estimate');
     expect(lines.join(' ')).not.toContain('dropped');
   });
 
@@ -261,7 +282,9 @@ describe('captions', () => {
     const lines = captions({ exp, Jstar: JSTAR }, summaries);
     expect(summaries[0].summary.diverged).toEqual([null, null, 5]);
     expect(lines[0]).toBe('SeeUPO reached J* (within 0.01) in 2/3 seeds, 95% of the way after a median 3 iterations; diverged (at iteration 5) in 1/3 seeds; J* = 1.00.');
-    expect(lines).toContain(`${C4}: not observed — Part (b) not observed: SeeUPO stayed stuck below J* in 1/3 seeds (1 of them diverged).`);
+    expect(lines).toContain(
+      `${C4}: not observed — Part (b) not observed: SeeUPO did not reach J* in 40 iterations in 1/3 seeds (1 of them diverged) — the claim is about the limit, so a finite run can only fail to show it.`,
+    );
   });
 
   it('NaN everywhere (nothing reported) is said, not summarized', () => {

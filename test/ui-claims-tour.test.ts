@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Claim } from '../src/core/claims';
+import type { AlgorithmEvidence, Claim } from '../src/core/claims';
 import { makeRunSeries } from '../src/core/run/series';
 import { LESSONS } from '../src/core/lessons/lessons';
 import { CLAIM_NUMBERS, CLAIM_TEXT, verdictWord } from '../src/ui/claims-text';
@@ -125,12 +125,15 @@ describe('what just happened, from the numbers', () => {
 });
 
 describe('the verdict panel', () => {
-  const ev = (id: string) => ({ id, seeds: 4, atJstar: 3, stuck: 1, settled: 4, drops: 2, seedsWithDrops: 1, t95: null, finalJ: { mean: 0.8, lo: 0.5, hi: 1.1 }, diverged: 0 });
+  const ev = (id: string): AlgorithmEvidence => ({
+    id, seeds: 4, atJstar: 3, atJstarInterval: { lo: 0.19, hi: 0.99 }, stuck: 1, settled: 4, drops: 2, seedsWithDrops: 1,
+    largestDrop: { size: 0.1, seed: 2, iteration: 7, kl: 0.3 }, violations: 2, t95: null, finalJ: { mean: 0.8, lo: 0.5, hi: 1.1 }, diverged: 0, lr: 1,
+  });
   const claim = (n: Claim['claim'], evidence: Claim['evidence']): Claim => ({ claim: n, title: '', verdict: 'observed', reason: '', evidence });
 
-  it('highlights the evidence’s algorithms; claim 2 adds REV’s, claim 3 its seed indices', () => {
+  it('highlights the evidence’s algorithms; claim 2 adds its controls, claim 3 its seed indices', () => {
     expect(highlightOf(claim(1, { algorithms: [ev('reinforce'), ev('rloo')] }))).toEqual({ algorithms: ['reinforce', 'rloo'], seeds: null });
-    expect(highlightOf(claim(2, { algorithms: [ev('grpo')], rev: [ev('seeupo')] })).algorithms).toEqual(['grpo', 'seeupo']);
+    expect(highlightOf(claim(2, { algorithms: [ev('grpo')], controls: [ev('seeupo')] })).algorithms).toEqual(['grpo', 'seeupo']);
     expect(highlightOf(claim(3, { algorithms: [ev('grpo'), ev('seeupo')], seedIndices: [0, 3] }))).toEqual({ algorithms: ['grpo', 'seeupo'], seeds: [0, 3] });
     expect(highlightOf(claim(3, { algorithms: [ev('grpo')], seedIndices: [] })).seeds).toBeNull();
   });

@@ -5,7 +5,7 @@ import type { AlgorithmEvidence, Claim } from '../core/claims';
 // numbers as table cells.
 
 export interface Highlight {
-  /** Algorithm ids the verdict was decided on (evidence.algorithms, and REV's beside claim 2's). */
+  /** Algorithm ids the verdict was decided on (evidence.algorithms, and the controls beside claim 2's). */
   algorithms: string[];
   /** Seed indices (claim 3: where REV reached J* and a critic-free method stayed stuck), or null: every seed. */
   seeds: number[] | null;
@@ -16,7 +16,7 @@ const idsOf = (list: unknown): string[] =>
 
 export function highlightOf(c: Claim): Highlight {
   const ids = new Set(idsOf(c.evidence.algorithms));
-  if (c.claim === 2) for (const id of idsOf(c.evidence.rev)) ids.add(id);
+  if (c.claim === 2) for (const id of idsOf(c.evidence.controls)) ids.add(id);
   const raw = c.evidence.seedIndices;
   const seeds = c.claim === 3 && Array.isArray(raw) && raw.length > 0 ? raw.filter((x): x is number => typeof x === 'number') : null;
   return { algorithms: [...ids], seeds };

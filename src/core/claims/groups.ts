@@ -37,10 +37,15 @@ const same = (x: unknown, y: unknown): boolean => Object.is(x, y) || JSON.string
  * (`rule` itself among them). `clipChanges` (optional): each one's scheduled clip changes, as a
  * string; they count as a field when either rule reads `clip`.
  */
-export function differingFields(a: AlgorithmRecord, b: AlgorithmRecord, clipChanges: [string, string] = ['', '']): string[] {
+export function differingFields(a: AlgorithmRecord, b: AlgorithmRecord, clipChanges: [string, string] = ['', ''], lrKeys?: [string, string]): string[] {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   for (const k of NAME_FIELDS) keys.delete(k); // names (id, preset, label) say nothing about the runs
   const out: string[] = [];
+  // with the effective learning rates known, `lr` differs only when the step sizes do (an own lr equal to optimizer.lr is the same run)
+  if (lrKeys) {
+    keys.delete('lr');
+    if (lrKeys[0] !== lrKeys[1]) out.push('lr');
+  }
   for (const k of keys) {
     if (RULE_SPECIFIC.has(k) && !reads(a.rule, k) && !reads(b.rule, k)) continue;
     if (!same((a as unknown as Record<string, unknown>)[k], (b as unknown as Record<string, unknown>)[k])) out.push(k);
@@ -60,8 +65,22 @@ export function clipSchedules(input: Pick<ClaimsInput, 'algorithms' | 'changes'>
 }
 
 /** b is a twin of a for `field`: another algorithm equal to it in every field that matters but `field`, which differs. */
-export function isTwin(a: AlgorithmRecord, b: AlgorithmRecord, field: keyof AlgorithmRecord, clipChanges: [string, string] = ['', '']): boolean {
+export function isTwin(a: AlgorithmRecord, b: AlgorithmRecord, field: keyof AlgorithmRecord, clipChanges: [string, string] = ['', ''], lrKeys?: [string, string]): boolean {
   if (a === b) return false;
-  const d = differingFields(a, b, clipChanges);
+  const d = differingFields(a, b, clipChanges, lrKeys);
   return d.length === 1 && d[0] === field;
+}
+
+/**
+ * An algorithm's effective learning rate (docs/claims.md, "Terms"): its own `lr` if set, else
+ * optimizer.lr. The key also holds the scheduled changes of optimizer.lr that reach it (an
+ * algorithm with an lr of its own keeps it), so two algorithms pair by learning rate only when
+ * their step sizes agree at every iteration.
+ */
+export function effectiveLr(input: Pick<ClaimsInput, 'algorithms' | 'optimizer' | 'changes'>, index: number): { value: number; key: string } {
+  const own = input.algorithms[index]?.lr ?? null;
+  if (own !== null) return { value: own, key: `${own}` };
+  const lr = input.optimizer?.lr ?? 1;
+  const schedule = (input.changes ?? []).filter((c) => c.path === 'optimizer.lr').map((c) => `${c.at}:${c.value}`);
+  return { value: lr, key: [String(lr), ...schedule].join(',') };
 }

@@ -1,132 +1,148 @@
-// Claims 4 and 5 of algorithms.md §8 (version 1): reverse-order SeeUPO, and the checks that
+// Claims 4 and 5 of docs/claims.md (rules version 2): reverse-order SeeUPO, and the checks that
 // compare twins (algorithms equal in every field but the one compared; groups.ts).
 
-import { clipSchedules, isREV, isTwin } from './groups';
-import { claim, dropsUntestable, DIFF_SLACK, NOT_TESTABLE, reachVerdict, REV_TEXT, type Ctx } from './rules';
-import type { AlgorithmTerms } from './terms';
-import { joinAnd, ofSeeds, plural, stillMoving, stripDot } from './text';
 import type { AlgorithmRecord } from '../algo/records';
+import { clipSchedules, isREV, isTwin } from './groups';
+import { allSettled, claim, combine, dropsUntestable, NOT_TESTABLE, reachVerdict, REV_TEXT, unique, type Ctx } from './rules';
+import { clearlyMore } from './stats';
+import type { AlgorithmTerms } from './terms';
+import { dropsPhrase, joinAnd, noRunsReason, plural, shareText, stillMoving, stripDot, withoutData } from './text';
 import type { Claim, ClaimPart, Verdict } from './types';
 
-/** Pairs (a, b) of the experiment's algorithms with b a twin of a for `field`, a and b chosen by the filters. */
-function twinPairs(ctx: Ctx, field: keyof AlgorithmRecord, first: (a: AlgorithmTerms) => boolean, second: (b: AlgorithmTerms) => boolean) {
+/** The algorithms that are twins of `a` for `field` (equal in every other field, effective learning rate and clip schedule included). */
+export function twinsOf(ctx: Ctx, a: AlgorithmTerms, field: keyof AlgorithmRecord): AlgorithmTerms[] {
   const clips = clipSchedules(ctx.input);
-  return ctx.terms
-    .filter(first)
-    .flatMap((a) => ctx.terms.filter((b) => b !== a && second(b) && isTwin(a.record, b.record, field, [clips[a.index], clips[b.index]])).map((b) => ({ a, b })));
-}
-
-const unique = (xs: readonly AlgorithmTerms[]) => [...new Set(xs)].sort((x, y) => x.index - y.index);
-
-/** Several pairs: observed if any is, else undecided if any is, else not observed. */
-function combine(verdicts: readonly Verdict[]): Verdict {
-  if (verdicts.includes('observed')) return 'observed';
-  if (verdicts.includes('undecided')) return 'undecided';
-  return 'not observed';
+  return ctx.terms.filter((b) => b !== a && isTwin(a.record, b.record, field, [clips[a.index], clips[b.index]], [a.lr.key, b.lr.key]));
 }
 
 const median = (v: number) => (Number.isFinite(v) ? `${v}` : 'never');
 
-/** 4. SeeUPO in reverse order improves monotonically and reaches J*; forward or random order need not. */
-export function claim4(ctx: Ctx): Claim {
-  const { input, fmt } = ctx;
-  const rev = ctx.terms.filter((a) => isREV(a.record));
-  const pairs = twinPairs(ctx, 'order', (a) => isREV(a.record), () => true);
-  const twins = pairs.map(({ a, b }) => ({ rev: a.record.id, twin: b.record.id, field: 'order', values: [a.record.order, b.record.order], verdict: 'not observed' as Verdict }));
-  const extra = { twins };
-  const algos = unique([...rev, ...pairs.map((p) => p.b)]);
-  if (rev.length === 0) {
-    const reason = `${NOT_TESTABLE}the experiment has no ${REV_TEXT}.`;
-    const parts = (['a', 'b', 'c'] as const).map((part): ClaimPart => ({ part, verdict: 'not testable', reason }));
-    return { ...claim(4, 'not testable', reason, algos, extra), parts };
-  }
-  const names = joinAnd(rev.map((a) => a.label));
-
-  // (a) monotone: no drops (needs exact updates). A divergence is not a drop (§7): said, not counted.
-  let a: ClaimPart;
-  const why = dropsUntestable(input);
+/** (a) monotone: no drop in any seed of REV (needs exact updates); observed once every seed has settled. */
+function partA(ctx: Ctx, rev: readonly AlgorithmTerms[], names: string): ClaimPart {
+  const why = dropsUntestable(ctx.input);
+  if (why) return { part: 'a', verdict: 'not testable', reason: `${NOT_TESTABLE}${why}` };
+  const none = withoutData(rev);
+  if (none.length) return { part: 'a', verdict: 'undecided', reason: noRunsReason(none) };
+  const dropped = rev.filter((x) => x.evidence.drops > 0);
+  if (dropped.length) return { part: 'a', verdict: 'not observed', reason: `${ctx.objectiveName} fell: ${dropped.map((x) => `${x.label} had ${dropsPhrase(x, ctx.fmt)}`).join('; ')}.` };
   const diverged = rev.reduce((k, x) => k + x.evidence.diverged, 0);
   const divText = diverged ? ` (${diverged} ${plural(diverged, 'seed')} diverged, which is not a drop)` : '';
-  if (why) a = { part: 'a', verdict: 'not testable', reason: `${NOT_TESTABLE}${why}` };
-  else if (rev.every((x) => x.evidence.drops === 0))
-    a = { part: 'a', verdict: 'observed', reason: `${names} had no drop of J in ${joinAnd(rev.map((x) => `${x.seeds.length} ${plural(x.seeds.length, 'seed')}`))}${divText}.` };
-  else {
-    const what = rev.filter((x) => x.evidence.drops > 0).map((x) => `${x.label}'s J dropped ${x.evidence.drops} ${plural(x.evidence.drops, 'time')} in ${ofSeeds(x.evidence.seedsWithDrops, x.seeds.length)}`);
-    a = { part: 'a', verdict: 'not observed', reason: `${joinAnd(what)}.` };
-  }
+  const seeds = joinAnd(rev.map((x) => `${x.seeds.length} ${plural(x.seeds.length, 'seed')}`));
+  if (allSettled(rev)) return { part: 'a', verdict: 'observed', reason: `${names}'s ${ctx.objectiveName} never dropped in ${seeds}${divText}.` };
+  return { part: 'a', verdict: 'undecided', reason: `Undecided: no drop of ${ctx.objectiveName} so far in ${seeds}, but ${stillMoving(rev)!.replace(/^Undecided: /, '').replace(/; run longer\.$/, '')}.` };
+}
 
-  // (b) reaches J*
-  const vb = reachVerdict(rev, fmt);
-  const b: ClaimPart = { part: 'b', verdict: vb.verdict, reason: vb.reason };
-
-  // (c) order matters: a twin differing only in order has a lower share, or a median t95 ≥ 1.5× REV's
-  // and ≥ 3 more (never reached = ∞; when REV's own median is ∞ the twin cannot be slower than it).
+/** (c) order matters: a twin differing only in order has a clearly lower share at J*, or a median t95 ≥ 1.5× REV's and ≥ 3 more. */
+function partC(ctx: Ctx, rev: readonly AlgorithmTerms[], names: string) {
+  const pairs = rev.flatMap((r) => twinsOf(ctx, r, 'order').map((t) => ({ r, t })));
+  const twins = pairs.map(({ r, t }) => {
+    const both = [r, t];
+    let verdict: Verdict;
+    let text: string;
+    const nums = `at J* ${shareText(t.atJstar, t.seeds.length)} vs ${shareText(r.atJstar, r.seeds.length)}, median iterations to 95% of the way ${median(t.medianT95)} vs ${median(r.medianT95)}`;
+    const none = withoutData(both);
+    if (none.length) [verdict, text] = ['undecided', noRunsReason(none).replace(/^Undecided: /, '').replace(/\.$/, '')];
+    else if (!allSettled(both)) [verdict, text] = ['undecided', stillMoving(both)!.replace(/^Undecided: /, '').replace(/; run longer\.$/, '')];
+    else {
+      const lower = clearlyMore(r.atJstar, r.seeds.length, t.atJstar, t.seeds.length);
+      const slower = Number.isFinite(r.medianT95) && t.medianT95 >= 1.5 * r.medianT95 && t.medianT95 >= r.medianT95 + 3;
+      verdict = lower || slower ? 'observed' : 'not observed';
+      const what = lower ? 'reached J* in clearly fewer seeds' : slower ? 'was clearly slower' : 'did about as well';
+      text = `${t.label}, in ${t.record.order} order but otherwise equal to ${r.label}, ${what}: ${nums}`;
+    }
+    return { rev: r.record.id, twin: t.record.id, field: 'order', values: [r.record.order, t.record.order], verdict, text, r, t };
+  });
   let c: ClaimPart;
   if (pairs.length === 0) c = { part: 'c', verdict: 'not testable', reason: `${NOT_TESTABLE}no algorithm equals ${names} in every field but order (a forward- or random-order twin).` };
   else {
-    const phrases = pairs.map(({ a: r, b: t }, i) => {
-      const lower = t.share < r.share;
-      const slower = Number.isFinite(r.medianT95) && t.medianT95 >= 1.5 * r.medianT95 && t.medianT95 >= r.medianT95 + 3;
-      twins[i].verdict = lower || slower ? 'observed' : 'not observed';
-      const nums = `J* in ${ofSeeds(t.evidence.atJstar, t.seeds.length)} vs ${ofSeeds(r.evidence.atJstar, r.seeds.length)}, median iterations to 95% ${median(t.medianT95)} vs ${median(r.medianT95)}`;
-      return { observed: lower || slower, text: `${t.label}, in ${t.record.order} order but otherwise equal to ${r.label}, ${lower || slower ? `did worse (${lower ? 'a lower share at J*' : 'slower'})` : 'did as well'}: ${nums}` };
-    });
     const verdict = combine(twins.map((x) => x.verdict));
-    const shown = verdict === 'observed' ? phrases.filter((p) => p.observed) : phrases;
-    c = { part: 'c', verdict, reason: `${shown.map((p) => p.text).join('; ')}.` };
+    const shown = twins.filter((x) => x.verdict === verdict).map((x) => x.text);
+    const body = `${shown.join('; ')}.`;
+    c = { part: 'c', verdict, reason: verdict === 'undecided' ? `Undecided until every seed of both has settled: ${body}` : body[0].toUpperCase() + body.slice(1) };
   }
+  return { c, twins };
+}
 
-  const parts = [a, b, c];
-  const vs = parts.map((p) => p.verdict);
-  const notObs = parts.find((p) => p.verdict === 'not observed');
+/** 4. SeeUPO in reverse order improves monotonically and reaches J*; forward or random order need not. */
+export function claim4(ctx: Ctx): Claim {
+  const rev = ctx.terms.filter((a) => isREV(a.record));
+  if (rev.length === 0) {
+    const reason = `${NOT_TESTABLE}the experiment has no ${REV_TEXT}.`;
+    const parts = (['a', 'b', 'c'] as const).map((part): ClaimPart => ({ part, verdict: 'not testable', reason }));
+    return { ...claim(4, 'not testable', reason, [], { objective: ctx.objectiveName, twins: [] }), parts };
+  }
+  const names = joinAnd(rev.map((a) => a.label));
+  const a = partA(ctx, rev, names);
+  const vb = reachVerdict(rev, ctx, ctx.objectiveStar);
+  const b: ClaimPart = { part: 'b', verdict: vb.verdict, reason: vb.reason };
+  const { c, twins } = partC(ctx, rev, names);
+  const algos = unique([...rev, ...twins.map((x) => x.t)]);
+  const extra = { objective: ctx.objectiveName, twins: twins.map(({ r, t, text, ...rest }) => (void r, void t, void text, rest)) };
+
+  // the guarantee is (a) and (b); (c) has its own verdict, never folded in
   let verdict: Verdict, reason: string;
+  const notObs = [a, b].find((p) => p.verdict === 'not observed');
   if (notObs) [verdict, reason] = ['not observed', `Part (${notObs.part}) not observed: ${notObs.reason}`];
-  else if (vs.every((v) => v === 'observed')) [verdict, reason] = ['observed', `All three parts observed: (a) ${stripDot(a.reason)}; (b) ${stripDot(b.reason)}; (c) ${c.reason}`];
-  else if (b.verdict === 'not testable') [verdict, reason] = ['not testable', b.reason];
+  else if (a.verdict === 'observed' && b.verdict === 'observed') [verdict, reason] = ['observed', `Monotone and at J*: (a) ${stripDot(a.reason)}; (b) ${b.reason}`];
+  else if (a.verdict === 'not testable') [verdict, reason] = ['not testable', `${NOT_TESTABLE}part (a), monotone improvement, ${a.reason.replace(NOT_TESTABLE, 'is not testable: ')}`];
   else {
     verdict = 'undecided';
-    const open = parts.filter((p) => p.verdict !== 'observed');
-    const lead = (r: string) => (/^(Not testable|Undecided)/.test(r) ? r[0].toLowerCase() + r.slice(1) : r);
-    reason = `Undecided: ${parts.map((p) => `(${p.part}) ${p.verdict}`).join(', ')}; ${open.map((p) => `(${p.part}) ${lead(stripDot(p.reason))}`).join('; ')}.`;
+    const open = [a, b].filter((p) => p.verdict !== 'observed');
+    reason = `Undecided: ${open.map((p) => `(${p.part}) ${stripDot(p.reason.replace(/^Undecided: /, ''))}`).join('; ')}.`;
   }
-  return { ...claim(4, verdict, reason, algos, extra), parts };
+  return { ...claim(4, verdict, reason, algos, extra), parts: [a, b, c] };
+}
+
+/** Whether two algorithms ended in different places: shares clearly apart, or mean final values ≥ tol apart with disjoint 95% intervals. */
+function differ(x: AlgorithmTerms, y: AlgorithmTerms, tol: number): { differ: boolean; shareDiff: number; meanDiff: number | null; apart: boolean } {
+  const shares = clearlyMore(x.atJstar, x.seeds.length, y.atJstar, y.seeds.length) || clearlyMore(y.atJstar, y.seeds.length, x.atJstar, x.seeds.length);
+  const meanDiff = Math.abs(x.finalJ.mean - y.finalJ.mean);
+  const apart = x.finalJ.lo > y.finalJ.hi || x.finalJ.hi < y.finalJ.lo;
+  return { differ: shares || (meanDiff >= tol * (1 - 1e-9) && apart), shareDiff: Math.abs(x.share - y.share), meanDiff: Number.isFinite(meanDiff) ? meanDiff : null, apart };
 }
 
 /** 5. Group std normalization changes where training ends; batch normalization does not move it. */
 export function claim5(ctx: Ctx): Claim {
   const { input, fmt } = ctx;
-  const all = twinPairs(
-    ctx,
-    'normalization',
-    (g) => g.record.normalization === 'group',
-    (o) => o.record.normalization === 'batch' || o.record.normalization === 'none',
-  );
-  // one context: group and batch normalization coincide exactly (algorithms.md §3), so such a pair tells nothing
-  const pairs = input.contexts === 1 ? all.filter((p) => p.b.record.normalization !== 'batch') : all;
-  const evPairs = pairs.map(({ a: g, b: o }) => {
-    const shareDiff = Math.abs(g.share - o.share);
-    const meanDiff = Math.abs(g.finalJ.mean - o.finalJ.mean);
-    const apart = g.finalJ.lo > o.finalJ.hi || g.finalJ.hi < o.finalJ.lo;
-    const differ = shareDiff >= 0.25 - DIFF_SLACK || (meanDiff >= 0.01 - DIFF_SLACK && apart);
-    const settled = [g, o].every((x) => x.seeds.length > 0 && x.seeds.every((t) => t.settled));
-    const verdict: Verdict = settled ? (differ ? 'observed' : 'not observed') : 'undecided';
-    return { group: g.record.id, other: o.record.id, field: 'normalization', values: ['group', o.record.normalization], verdict, shareDiff, meanDiff: Number.isFinite(meanDiff) ? meanDiff : null, intervalsApart: apart, g, o };
+  const tol = 0.01 * input.rewardRange;
+  const pairs = ctx.terms
+    .filter((g) => g.record.normalization === 'group')
+    .flatMap((g) =>
+      twinsOf(ctx, g, 'normalization')
+        .filter((b) => b.record.normalization === 'batch')
+        .map((b) => ({ g, b, none: twinsOf(ctx, b, 'normalization').filter((n) => n.record.normalization === 'none') })),
+    );
+  const algos = unique(pairs.flatMap((p) => [p.g, p.b, ...p.none]));
+  const evPairs: Record<string, unknown>[] = [];
+  const make = (v: Verdict, reason: string) => claim(5, v, reason, algos, { objective: ctx.objectiveName, pairs: evPairs });
+  const policy = input.policy ?? { kind: 'tabular' };
+  if (policy.kind === 'tabular' && !policy.shareContexts)
+    return make(
+      'not testable',
+      `${NOT_TESTABLE}the policy is a plain table, which shares no parameters across contexts: normalization then only rescales each context's step size, so it cannot move where training ends (a table shared across contexts, or an MLP, can show it).`,
+    );
+  if (input.contexts === 1) return make('not testable', `${NOT_TESTABLE}with one context, group and batch normalization coincide exactly; the difference needs several contexts.`);
+  if (input.mode === 'sampled' && (input.contextsPerBatch ?? input.contexts) === 1)
+    return make('not testable', `${NOT_TESTABLE}with one context per batch (contextsPerBatch 1), group and batch normalization coincide exactly in sampled mode.`);
+  if (pairs.length === 0) return make('not testable', `${NOT_TESTABLE}no two algorithms differ only in normalization, one group and the other batch.`);
+  const J = ctx.objectiveName;
+  const results = pairs.map(({ g, b, none }) => {
+    const involved = [g, b, ...none];
+    const gb = differ(g, b, tol);
+    const bn = none.map((n) => ({ n, ...differ(b, n, tol) }));
+    evPairs.push({ group: g.record.id, batch: b.record.id, none: none.map((n) => n.record.id), groupVsBatch: { differ: gb.differ, shareDiff: gb.shareDiff, meanDiff: gb.meanDiff, intervalsApart: gb.apart }, batchVsNone: bn.map((x) => ({ none: x.n.record.id, differ: x.differ, shareDiff: x.shareDiff, meanDiff: x.meanDiff, intervalsApart: x.apart })) });
+    const where = (x: AlgorithmTerms) => `${x.label} (${x.record.normalization}) at J* in ${shareText(x.atJstar, x.seeds.length)}, final ${J} ${fmt.meanInterval(x.finalJ)}`;
+    const missing = withoutData(involved);
+    if (missing.length) return { verdict: 'undecided' as Verdict, reason: noRunsReason(missing) };
+    if (!allSettled(involved)) return { verdict: 'undecided' as Verdict, reason: `${stillMoving(involved)!.replace(/; run longer\.$/, '')}: where training ends is not known yet; run longer.` };
+    const moved = bn.find((x) => x.differ);
+    evPairs[evPairs.length - 1].verdict = !gb.differ || moved ? 'not observed' : 'observed';
+    if (!gb.differ) return { verdict: 'not observed' as Verdict, reason: `Every seed has settled and group and batch normalization ended in the same place: ${where(g)}; ${where(b)}.` };
+    if (moved) return { verdict: 'not observed' as Verdict, reason: `Group and batch normalization ended in different places, but batch normalization moved it as well: ${where(b)}, while with no normalization ${where(moved.n)}.` };
+    const noneText = none.length ? `; batch agrees with no normalization (${none.map(where).join('; ')})` : '';
+    return { verdict: 'observed' as Verdict, reason: `Training ended in different places: ${where(g)}, but ${where(b)}${noneText}.` };
   });
-  const evidence = { pairs: evPairs.map(({ g, o, ...rest }) => (void g, void o, rest)) };
-  const algos = unique(pairs.flatMap((p) => [p.a, p.b]));
-  const make = (v: Verdict, reason: string) => claim(5, v, reason, algos, evidence);
-  if (all.length === 0)
-    return make('not testable', `${NOT_TESTABLE}no two algorithms differ only in normalization (one group, the other batch or none).`);
-  if (pairs.length === 0) {
-    const ids = joinAnd(all.map((p) => `${p.a.label} and ${p.b.label}`));
-    return claim(5, 'not testable', `${NOT_TESTABLE}with one context, group and batch normalization coincide exactly (${ids} compare them); the difference needs several contexts.`, unique(all.flatMap((p) => [p.a, p.b])), evidence);
-  }
-  const verdict = combine(evPairs.map((p) => p.verdict));
-  const phrase = (p: (typeof evPairs)[number]) => {
-    const f = (x: AlgorithmTerms) => fmt.meanInterval(x.finalJ);
-    return `${p.g.label} (group) vs ${p.o.label} (${p.o.record.normalization}): J* in ${ofSeeds(p.g.evidence.atJstar, p.g.seeds.length)} vs ${ofSeeds(p.o.evidence.atJstar, p.o.seeds.length)}, final J ${f(p.g)} vs ${f(p.o)}`;
-  };
-  if (verdict === 'observed') return make('observed', `Training ended in different places: ${evPairs.filter((p) => p.verdict === 'observed').map(phrase).join('; ')}.`);
-  if (verdict === 'not observed') return make('not observed', `Every seed has settled and training ended in the same place: ${evPairs.map(phrase).join('; ')}.`);
-  return make('undecided', stillMoving(algos) ?? 'Undecided.');
+  const verdict = combine(results.map((r) => r.verdict));
+  const chosen = results.filter((r) => r.verdict === verdict).map((r) => r.reason);
+  return make(verdict, chosen.join(' '));
 }

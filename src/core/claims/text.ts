@@ -1,6 +1,7 @@
 // Plain-words pieces of the verdicts' reasons: numbers, seed counts, lists of algorithms.
 
 import { meanInterval, type MeanInterval } from '../metrics/summary';
+import { clopperPearson } from './stats';
 import type { AlgorithmTerms, SeedTerms } from './terms';
 
 export const CLAIM_TITLES = {
@@ -36,6 +37,8 @@ export interface Fmt {
   meanInterval(m: MeanInterval): string;
   /** "12", "never (most seeds did not get 95% of the way)" */
   t95(v: number): string;
+  /** A drop's size, with two significant digits at least. */
+  drop(v: number): string;
 }
 
 export function makeFmt(rewardRange: number): Fmt {
@@ -51,6 +54,7 @@ export function makeFmt(rewardRange: number): Fmt {
     interval: (values) => mi(meanInterval(values)),
     meanInterval: mi,
     t95: (v) => (Number.isFinite(v) ? String(v) : 'never'),
+    drop: (v) => (Number.isFinite(v) ? (v >= Math.pow(10, -d) ? v.toFixed(d) : v.toPrecision(2)) : 'n/a'),
   };
 }
 
@@ -59,51 +63,79 @@ export function movingWord(seeds: readonly SeedTerms[]): string {
   return seeds.every((t) => !(t.change < 0)) ? 'still improving' : 'still moving';
 }
 
+/** "28/32 seeds (95% interval 0.71–0.96)" */
+export function shareText(k: number, n: number): string {
+  if (n === 0) return 'no seeds';
+  const ci = clopperPearson(k, n);
+  return `${ofSeeds(k, n)} (95% interval ${ci.lo.toFixed(2)}–${ci.hi.toFixed(2)})`;
+}
+
+/** Algorithms with no completed iteration: they decide nothing. */
+export const withoutData = (algos: readonly AlgorithmTerms[]): AlgorithmTerms[] => algos.filter((a) => !a.hasData);
+
+/** "Undecided: GRPO has no runs yet." */
+export function noRunsReason(algos: readonly AlgorithmTerms[]): string {
+  const names = algos.map((a) => a.label);
+  return `Undecided: ${joinAnd(names)} ${names.length === 1 ? 'has' : 'have'} no runs yet.`;
+}
+
 /** "3/16 seeds of GRPO and 1/16 of GSPO are still improving", "GRPO has no runs yet"; null when every seed is settled. */
 export function movingClause(algos: readonly AlgorithmTerms[]): string | null {
   const items = algos
     .map((a) => ({ a, moving: a.seeds.filter((t) => !t.settled) }))
-    .filter((x) => x.moving.length > 0 || x.a.seeds.length === 0);
+    .filter((x) => x.moving.length > 0 || !x.a.hasData);
   if (items.length === 0) return null;
-  const noRuns = items.filter((x) => x.a.seeds.length === 0);
+  const noRuns = items.filter((x) => !x.a.hasData);
   if (noRuns.length === items.length) return `${joinAnd(noRuns.map((x) => x.a.label))} ${noRuns.length === 1 ? 'has' : 'have'} no runs yet`;
-  const moving = items.filter((x) => x.a.seeds.length > 0);
+  const moving = items.filter((x) => x.a.hasData);
   const parts = moving.map((x, i) =>
     i === 0 ? `${ofSeeds(x.moving.length, x.a.seeds.length)} of ${x.a.label}` : `${x.moving.length}/${x.a.seeds.length} of ${x.a.label}`,
   );
+  const all = moving.flatMap((x) => x.moving);
   const verb = moving.length === 1 && moving[0].moving.length === 1 ? 'is' : 'are';
-  return `${joinAnd(parts)} ${verb} ${movingWord(moving.flatMap((x) => x.moving))}`;
+  const probs = all.filter((t) => t.probsMoving).length;
+  const probText = probs ? ` (in ${probs} of them J has flattened but the probability of the optimal token is still changing)` : '';
+  return `${joinAnd(parts)} ${verb} ${movingWord(all)}${probText}`;
 }
 
 /** "Undecided: 3/16 seeds of GRPO are still improving; run longer." (null when every seed is settled) */
 export function stillMoving(algos: readonly AlgorithmTerms[]): string | null {
   const c = movingClause(algos);
-  return c === null ? null : `Undecided: ${c}; run longer.`;
+  if (c === null) return null;
+  return algos.every((a) => !a.hasData) ? `Undecided: ${c}.` : `Undecided: ${c}; run longer.`;
 }
 
-/** "GRPO stayed stuck below J* in 12/16 seeds (final J 0.30 ± 0.00)", with the diverged ones named. */
-export function stuckPhrase(a: AlgorithmTerms, fmt: Fmt, seeds: readonly SeedTerms[] = a.seeds.filter((t) => t.stuck)): string {
+/**
+ * "GRPO did not reach J* in 40 iterations in 12/16 seeds: they stopped moving at J 0.30 ± 0.00
+ * (J* = 1.00)", with the diverged ones named. `iterations`: the run's length so far.
+ */
+export function stuckPhrase(a: AlgorithmTerms, fmt: Fmt, Jstar: number, iterations: number, seeds: readonly SeedTerms[] = a.seeds.filter((t) => t.stuck)): string {
   const div = seeds.filter((t) => t.diverged).length;
   const finite = seeds.filter((t) => !t.diverged).map((t) => t.final);
-  const values = finite.length ? `final J ${fmt.interval(finite)}` : '';
-  const divText = div ? `${div} of them diverged` : '';
-  const extra = [values, divText].filter(Boolean).join('; ');
-  return `${a.label} stayed stuck below J* in ${ofSeeds(seeds.length, a.seeds.length)}${extra ? ` (${extra})` : ''}`;
+  const pieces: string[] = [];
+  if (finite.length) pieces.push(`${finite.length === 1 ? 'it' : 'they'} stopped moving at J ${fmt.interval(finite)}, J* = ${fmt.num(Jstar)}`);
+  if (div) pieces.push(`${div} of them diverged`);
+  return `${a.label} did not reach J* in ${iterations} ${plural(iterations, 'iteration')} in ${ofSeeds(seeds.length, a.seeds.length)}${pieces.length ? ` (${pieces.join('; ')})` : ''}`;
 }
 
-/** "REINFORCE reached J* in 16/16 seeds, RLOO in 8/8 seeds" */
+/** "REINFORCE reached J* in 16/16 seeds (95% interval 0.79–1.00), RLOO in 8/8 seeds (…)" */
 export function reachedPhrase(algos: readonly AlgorithmTerms[]): string {
   return algos
-    .map((a, i) => {
-      const k = a.seeds.filter((t) => t.atJstar).length;
-      return i === 0 ? `${a.label} reached J* in ${ofSeeds(k, a.seeds.length)}` : `${a.label} in ${ofSeeds(k, a.seeds.length)}`;
-    })
+    .map((a, i) => (i === 0 ? `${a.label} reached J* in ${shareText(a.atJstar, a.seeds.length)}` : `${a.label} in ${shareText(a.atJstar, a.seeds.length)}`))
     .join(', ');
 }
 
-/** "3 drops in 2/16 seeds" / "no drop in 16 seeds" */
-export function dropsPhrase(a: AlgorithmTerms): string {
+/** "the largest, 0.012 at iteration 7 of seed 2, came with KL 0.31" */
+export function largestDropText(a: AlgorithmTerms, fmt: Fmt): string {
+  const d = a.largestDrop;
+  if (!d) return '';
+  const kl = d.kl === null ? 'its KL was not stored' : `the KL of that update was ${d.kl.toPrecision(2)}`;
+  return `the largest, ${fmt.drop(d.size)} at iteration ${d.iteration} of seed ${d.seed}: ${kl}`;
+}
+
+/** "drops in 3/16 seeds (5 in all; the largest …)" / "no drop in 16 seeds" */
+export function dropsPhrase(a: AlgorithmTerms, fmt: Fmt): string {
   const e = a.evidence;
   if (e.drops === 0) return `no drop in ${e.seeds} ${plural(e.seeds, 'seed')}`;
-  return `${e.drops} ${plural(e.drops, 'drop')} in ${ofSeeds(e.seedsWithDrops, e.seeds)}`;
+  return `drops in ${ofSeeds(e.seedsWithDrops, e.seeds)} (${e.drops} in all; ${largestDropText(a, fmt)})`;
 }

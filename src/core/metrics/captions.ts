@@ -4,7 +4,7 @@
 // tests call it on the streamed (partial) series.
 
 import { algorithmLabel } from '../algo/records';
-import { allTerms, AT_JSTAR, computeClaims, experimentFacts, jDecimals, type Claim, type ClaimsInput, type SeedTerms } from '../claims';
+import { allTerms, AT_JSTAR, claimsRunOf, computeClaims, experimentFacts, jDecimals, type Claim, type ClaimsInput, type SeedTerms } from '../claims';
 import { needsMonteCarlo, type Experiment } from '../config/resolve';
 import { returnRange } from '../env/returns';
 import { storedUpTo, type RunSeries } from '../run/series';
@@ -36,6 +36,8 @@ export interface LiveSummary {
   seedIndices: number[];
   /** Per seed: J[0..iteration] (a view on the series, not a copy). */
   J: Float64Array[];
+  /** Per seed: the series itself (the claims read its optimal-token probabilities, KL and J_γ up to the iteration). */
+  series: RunSeries[];
   divergedSeeds: number;
   /** Compute time of the algorithm's runs up to the iteration, summed over seeds (s). */
   wallSeconds: number;
@@ -85,6 +87,7 @@ export function summarizeLive(
       divergedAt,
       seedIndices: mine.map((s) => s.seedIndex),
       J: Js,
+      series: mine,
       divergedSeeds: diverged.filter(Boolean).length,
       wallSeconds: wallMs / 1000,
       iteration: it,
@@ -133,13 +136,14 @@ export function clusterValues(values: readonly number[], width = CLUSTER_WIDTH):
   return out.sort((a, b) => b.count - a.count || b.value - a.value);
 }
 
-export function groupSeeds(s: LiveSummary, Jstar: number): SeedGroups {
+/** `tol`: how far below J* a seed still counts as at J* (AT_OPTIMUM · R range in the claims; AT_OPTIMUM for R range 1). */
+export function groupSeeds(s: LiveSummary, Jstar: number, tol = AT_OPTIMUM): SeedGroups {
   let atOptimum = 0, missing = 0;
   const others: number[] = [];
   s.finals.forEach((f, i) => {
     if (s.diverged[i]) return;
     if (!Number.isFinite(f)) missing++;
-    else if (f >= Jstar - AT_OPTIMUM) atOptimum++;
+    else if (f >= Jstar - tol) atOptimum++;
     else others.push(f);
   });
   return { seeds: s.seeds, atOptimum, clusters: clusterValues(others), diverged: s.divergedSeeds, missing };
@@ -173,7 +177,7 @@ export function claimsInputOfLive(exp: Experiment, Jstar: number, summaries: rea
   return {
     runs: exp.algorithms.map((_, ai) => {
       const s = summaries.find((x) => x.algoIndex === ai);
-      return s ? s.J.map((J, i) => ({ seedIndex: s.seedIndices[i], J, diverged: s.divergedAt[i] })) : [];
+      return s ? s.series.map((run) => claimsRunOf(run, s.iteration)) : [];
     }),
     ...experimentFacts(exp, Jstar, summaries.some((s) => s.jIsEstimate)),
   };
@@ -250,7 +254,7 @@ export function captionParts(input: CaptionInput, summaries: readonly LiveSummar
   const sentences: string[] = [];
 
   // 1. Where each algorithm's seeds ended: at J*, stuck (stalled per §8), or still improving.
-  for (const s of withData) sentences.push(outcomeSentence(s, groupSeeds(s, Jstar), terms[s.algoIndex]?.seeds ?? []));
+  for (const s of withData) sentences.push(outcomeSentence(s, groupSeeds(s, Jstar, AT_OPTIMUM * returnRange(exp.env)), terms[s.algoIndex]?.seeds ?? []));
 
   function outcomeSentence(s: LiveSummary, g: SeedGroups, seeds: readonly SeedTerms[]): string {
     const n = g.seeds;
@@ -258,7 +262,7 @@ export function captionParts(input: CaptionInput, summaries: readonly LiveSummar
     if (g.atOptimum > 0) {
       const med = s.summary.medianItersTo95;
       parts.push(
-        `reached J* (within ${AT_OPTIMUM}) in ${ofSeeds(g.atOptimum, n)}` +
+        `reached J* (within ${num(AT_OPTIMUM * returnRange(exp.env))}) in ${ofSeeds(g.atOptimum, n)}` +
           (med !== null ? `, 95% of the way after a median ${med} ${plural(med, 'iteration')}` : ''),
       );
     }

@@ -75,7 +75,7 @@ function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
   const d = jDecimals(plan.rewardRange[1] - plan.rewardRange[0]);
   const num = (v: number) => (Number.isFinite(v) ? v.toFixed(d) : 'n/a');
   const line = (id: string) => plan.algorithms.find((a) => a.id === id);
-  const rev = c.claim === 2 && Array.isArray(c.evidence.rev) ? (c.evidence.rev as Claim['evidence']['algorithms']) : [];
+  const rev = c.claim === 2 && Array.isArray(c.evidence.controls) ? (c.evidence.controls as Claim['evidence']['algorithms']) : [];
   const rows = [...c.evidence.algorithms.map((e) => ({ e, rev: false })), ...rev.map((e) => ({ e, rev: true }))];
   const seeds = c.claim === 3 && Array.isArray(c.evidence.seedIndices) ? (c.evidence.seedIndices as number[]) : null;
   const pairs = c.claim === 5 && Array.isArray(c.evidence.pairs) ? (c.evidence.pairs as { group: string; other: string; values: string[]; verdict: string; shareDiff: number; meanDiff: number | null }[]) : [];
@@ -104,10 +104,10 @@ function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
                 const l = line(e.id);
                 return (
                   <tr key={`${isRev ? 'rev-' : ''}${e.id}`} data-id={e.id}>
-                    <th scope="row" title={`${l?.label ?? e.id}${isRev ? ' (reverse-order SeeUPO, beside the PPO-style algorithms)' : ''}`}>
+                    <th scope="row" title={`${l?.label ?? e.id}${isRev ? ' (a control: the exact-advantage twin or reverse-order SeeUPO at the same step, beside the PPO-style algorithms)' : ''}`}>
                       {l && <span className="swatch" style={{ background: l.color }} />}
                       {l?.label ?? e.id}
-                      {isRev ? <span className="muted-inline"> (REV)</span> : null}
+                      {isRev ? <span className="muted-inline"> (control)</span> : null}
                     </th>
                     <td>{cells.seeds}</td>
                     <td>{cells.atJstar}</td>
