@@ -5,6 +5,7 @@ import { resolveConfig } from '../src/core/config/resolve';
 import { CLAIM_NUMBERS, CLAIM_WORDS, outsideCondition } from '../src/core/lessons/claim-words';
 import { LESSONS } from '../src/core/lessons/lessons';
 import { CLAIM_TEXT } from '../src/ui/claims-text';
+import { algorithmLabel } from '../src/core/algo/records';
 
 // One source for every claim's words (src/core/lessons/claim-words.ts): the Claims view's cards,
 // the verdict panel, the lessons and docs/claims.md say the same thing about each claim, and a
@@ -57,6 +58,10 @@ describe('each lesson agrees with its claim\'s condition and its own verdict', (
         const said = new RegExp(`Claim ${l.claim} is (observed|not observed|not testable|undecided)`).exec(step.text);
         if (said && !l.part) expect(said[1], `${l.id}: "${step.text}"`).toBe(l.expect);
       }
+    });
+
+    it(`${l.id}: every algorithm has a display label, never a raw id (legends and verdict sentences use it)`, () => {
+      for (const a of exp.algorithms) expect(algorithmLabel(a), `${l.id}: ${a.id}`).not.toMatch(/^[a-z0-9]+(-[a-z0-9]+)+$/);
     });
 
     it(`${l.id}: says why (a sentence on the mechanism)`, () => {

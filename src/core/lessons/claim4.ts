@@ -71,50 +71,6 @@ export const CLAIM4: Lesson[] = [
     ],
     holdsUnder: standardVariants(true),
   },
-  // 3.5 s (tensor executor, wasm). robust: lr 1.05 → not observed (6/8 seeds drop), lr 2.1 → not
-  // observed (2/8); seed 1 → not observed (6/8, largest 0.70); iterations 38, 62 → not observed
-  // (6/8). The same experiment with a table (initScale 1): no drop, 8/8 seeds at J*.
-  {
-    id: 'shared-mlp-breaks-monotonic',
-    claim: 4,
-    expect: 'not testable',
-    title: 'A shared network is outside the guarantee: not testable — and reverse order does drop',
-    text:
-      'The guarantee needs each turn to have its own parameters; here one small network (32 tanh units) plays every turn, so an update meant for one turn moves the others too — and the code 0-1-0 wants token 0 at turns 1 and 3 but token 1 at turn 2. ' +
-      'So claim 4 is not testable here, and what happens shows why the condition matters: SeeUPO in reverse order drops J in 6 of 8 seeds (seed 1 falls from 0.80 to 0.00 at iteration 3, as turn 3\'s code token rises to 1.00 and turn 2\'s collapses), and seeds 2 and 5 end at J = 0. ' +
-      'The same run with a table policy (random start, initScale 1) has no drop and every seed at J*: look for the drops on the return chart and the cliffs in the seed charts.',
-    config: {
-      version: 1,
-      env: { preset: 'lock' },
-      policy: { kind: 'mlp' },
-      mode: 'exact',
-      iterations: 50,
-      seeds: 8,
-      optimizer: { kind: 'sgd', lr: 1.5 },
-      algorithms: [{ id: 'seeupo', epochs: 10 }],
-    },
-    look: 'chart-seeds',
-    tour: [
-      {
-        text: 'SeeUPO in reverse order, exact updates, 8 seeds — but the policy is one shared network (hidden [32], tanh) instead of a table. Run it.',
-        target: 'run',
-        action: 'run',
-      },
-      {
-        text: 'The ▲ marks are drops of J. The same run with a table has none; the theory needs each turn to move only its own parameters, which is why claim 4 is not testable here.',
-        target: 'chart-return',
-      },
-      {
-        text: 'Seed 1 climbs to 0.80, falls to 0.00 at iteration 3 and climbs back to 1; seeds 2 and 5 end at 0. Only one seed of eight ends at J*.',
-        target: 'chart-seeds',
-      },
-      {
-        text: 'The heatmap (mean over seeds): turn 2, the one turn that needs token 1, ends lowest (0.25, against 0.37 for turns 1 and 3). Seeds 2 and 5 end playing 0-0-0, which pays nothing.',
-        target: 'chart-heatmap',
-      },
-    ],
-    holdsUnder: standardVariants(false),
-  },
   // 0.3 s. lr ×0.5, ×2, seeds 7 and 11, initScale 0.3 → part c not observed (t95 within a step).
   {
     id: 'short-lock-order-does-not-matter',

@@ -12,8 +12,8 @@ import { standardVariants } from './variants';
 
 const NORMALIZATIONS = [
   { id: 'grpo' },
-  { id: 'grpo-batch', preset: 'grpo', normalization: 'batch' },
-  { id: 'grpo-none', preset: 'grpo', normalization: 'none' },
+  { id: 'grpo-batch', preset: 'grpo', normalization: 'batch', label: 'GRPO · batch norm' },
+  { id: 'grpo-none', preset: 'grpo', normalization: 'none', label: 'GRPO · no norm' },
 ];
 
 /**
@@ -104,7 +104,7 @@ export const CLAIM5: Lesson[] = [
       iterations: 100,
       seeds: 1,
       optimizer: { kind: 'sgd', lr: 2 },
-      algorithms: [{ id: 'grpo' }, { id: 'grpo-batch', preset: 'grpo', normalization: 'batch' }],
+      algorithms: [{ id: 'grpo' }, { id: 'grpo-batch', preset: 'grpo', normalization: 'batch', label: 'GRPO · batch norm' }],
     },
     look: 'chart-return',
     tour: [{ text: 'Run it: one line hides the other.', target: 'run', action: 'run' }],
