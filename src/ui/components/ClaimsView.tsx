@@ -30,7 +30,7 @@ function LessonButton({ lesson }: { lesson: Lesson }) {
           shows <VerdictBadge verdict={lesson.expect} />
           {lesson.part ? <span className="muted-inline"> for part ({lesson.part})</span> : null}
           {lesson.tour.length ? <span className="muted-inline"> · tour of {lesson.tour.length} steps</span> : null}
-          {lesson.band ? <span className="muted-inline" data-testid={`lesson-band-${lesson.id}`}> · a narrow band</span> : null}
+          {lesson.band ? <span className="muted-inline" data-testid={`band-note-${lesson.id}`}> · a narrow band</span> : null}
         </span>
       </button>
     </li>

@@ -44,7 +44,7 @@ export function LessonBanner({ compact = false }: { compact?: boolean }) {
           {lesson.text}{' '}
         </p>
       )}
-      {!compact && <LessonFacts lesson={lesson} />}
+      {!compact && <LessonFacts lesson={lesson} open={more} />}
       {edited && (
         <p className="lesson-edited-note">
           You changed the lesson’s experiment, so the address is now an ordinary link to your settings and the lesson’s numbers may no longer hold.{' '}
@@ -88,19 +88,21 @@ export function LessonBanner({ compact = false }: { compact?: boolean }) {
 }
 
 /** What is loaded, in words from its parameters; the variants the verdict was checked under; the sweep of a narrow band. */
-function LessonFacts({ lesson }: { lesson: Lesson }) {
+function LessonFacts({ lesson, open }: { lesson: Lesson; open: boolean }) {
   const env = useApp((s) => s.plan?.envDescription ?? null);
   const sweep = lesson.band ? encodeSweepLink(lesson.band.sweep, lesson.band.view) : null;
   return (
-    <div className="lesson-facts">
+    <div className={`lesson-facts${open ? ' open' : ''}`}>
       {env && (
         <p className="lesson-env" data-testid="lesson-env">
           <strong>The environment:</strong> {env}
         </p>
       )}
-      <p className="lesson-holds" data-testid="lesson-holds">
-        <strong>Checked under:</strong> {lesson.holdsUnder.map(describeVariant).join(', ')} — the same verdict each time.
-      </p>
+      {open && (
+        <p className="lesson-holds" data-testid="lesson-holds">
+          <strong>Checked under:</strong> {lesson.holdsUnder.map(describeVariant).join(', ')} — the same verdict each time.
+        </p>
+      )}
       {lesson.band && (
         <p className="lesson-band" data-testid="lesson-band">
           <strong>A narrow band:</strong> {lesson.band.note}{' '}
