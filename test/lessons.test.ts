@@ -73,8 +73,8 @@ describe('the lessons, as data', () => {
     }
   });
 
-  it('the reverse-order lessons of claims 3 and 4 and the MLP lesson have a tour of 3–6 steps; step-turn where order is the point', () => {
-    const toured = LESSONS.filter((l) => ((l.claim === 3 || l.claim === 4) && l.expect === 'observed') || isMlp(l.config));
+  it('the reverse-order lessons of claims 3 and 4 and the narrow-band lessons have a tour of 3–6 steps; step-turn where order is the point', () => {
+    const toured = LESSONS.filter((l) => ((l.claim === 3 || l.claim === 4) && l.expect === 'observed') || l.band !== undefined);
     expect(toured.length).toBeGreaterThanOrEqual(3);
     for (const l of toured) expect(l.tour.length, l.id).toBeGreaterThanOrEqual(3);
     expect(LESSONS.some((l) => l.claim === 4 && l.expect === 'observed' && l.tour.some((s) => s.action === 'step-turn'))).toBe(true);
