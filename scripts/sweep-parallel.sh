@@ -6,7 +6,8 @@
 #       all N shards on this machine, JOBS at a time (xargs -P; default N), merged into OUT.json
 #   scripts/sweep-parallel.sh shard SWEEP.json N DIR
 #       one shard, inside a batch system: its index I is $JOB_COMPLETION_INDEX (a Kubernetes Indexed
-#       Job), $SLURM_ARRAY_TASK_ID (a Slurm array) or $SHARD_INDEX; writes DIR/shard-I-of-N.json
+#       Job), $SLURM_ARRAY_TASK_ID (a Slurm array) or $SHARD_INDEX; writes DIR/shard-I-of-N.json,
+#       continuing from DIR/shard-I-of-N.json.journal when a killed try left one (sweep --resume)
 #   scripts/sweep-parallel.sh merge N DIR OUT.json
 #       merges DIR/shard-0-of-N.json … DIR/shard-(N-1)-of-N.json (a missing one is named) into OUT.json
 #
@@ -41,7 +42,9 @@ case "$mode" in
     index=${JOB_COMPLETION_INDEX:-${SLURM_ARRAY_TASK_ID:-${SHARD_INDEX:-}}}
     [ -n "$index" ] || die "no shard index: set JOB_COMPLETION_INDEX (Kubernetes), SLURM_ARRAY_TASK_ID (Slurm) or SHARD_INDEX"
     mkdir -p "$dir"
-    explorer sweep "$sweep" --shard "$index/$n" --threads "${SWEEP_THREADS:-1}" --out "$dir/shard-$index-of-$n.json"
+    # --resume: a retried task (a Slurm requeue, a Kubernetes backoff retry) continues from the
+    # journal the killed one left beside its output; a fresh one simply starts
+    explorer sweep "$sweep" --shard "$index/$n" --threads "${SWEEP_THREADS:-1}" --out "$dir/shard-$index-of-$n.json" --resume
     ;;
   merge)
     [ $# -eq 4 ] || die "usage: sweep-parallel.sh merge N DIR OUT.json"

@@ -112,7 +112,7 @@ describe('terms', () => {
     expect(c.evidence.algorithms[0]).toMatchObject({ stuck: 0, settled: 0 });
     expect(c).toMatchObject({
       verdict: 'undecided',
-      reason: 'Undecided: 1/1 seed of REINFORCE is still improving (in 1 of them J has flattened but the probability of the optimal token is still changing); run longer.',
+      reason: 'Undecided: 1/1 seed of REINFORCE is still improving (its J has flattened but the probability of the optimal token is still changing); run longer.',
     });
   });
 
@@ -276,7 +276,7 @@ describe('claim 2: PPO with GRAE can decrease J, where PPO with the true advanta
     const some = (k: number) => [...Array(k).fill(0).map(oneDrop), ...Array(4 - k).fill(0).map(() => reach())];
     const same = claimOf(2, input([rec('grpo'), gae()], [some(2), some(2)]));
     expect(same.verdict).toBe('undecided');
-    expect(same.reason).toContain('about as many, so the drops cannot be put down to GRAE');
+    expect(same.reason).toContain('not clearly fewer drops (one-sided Fisher test p = 0.76,'); // 53/70
     expect(claimOf(2, input([rec('grpo'), gae()], [some(3), some(2)])).verdict).toBe('observed'); // gap exactly 0.25
   });
 
@@ -415,7 +415,7 @@ describe('claim 4: the guarantee (a and b); the order effect (c) its own verdict
     const c = claimOf(4, input([rec('seeupo')], [[reach(), stuck(), reach(), reach()]]));
     expect(parts(c)).toEqual({ a: 'observed', b: 'not observed', c: 'not testable' });
     expect(c.reason).toBe(
-      'Part (b) not observed: SeeUPO did not reach J* in 40 iterations in 1/4 seeds (it stopped moving at J 0.30 (1 seed), J* = 1.00) — the claim is about the limit, so a finite run can only fail to show it.',
+      'Part (b) not observed: SeeUPO did not reach J* in 40 iterations in 1/4 seeds (it stopped moving at J 0.30, J* = 1.00) — the claim is about the limit, so a finite run can only fail to show it.',
     );
   });
 

@@ -145,7 +145,7 @@ const REAL_KEYS = [
   'v', 'z', 'version', 'env', 'env.preset', 'env.turns', 'env.vocab', 'env.tokensPerTurn', 'env.contexts', 'env.contextsPerBatch',
   'env.rewards', 'env.rewards.0', 'env.rewards.1', 'env.rewards.0.3', 'env.noise', 'env.noise.kind', 'env.noise.sigma', 'env.noise.0.kind',
   'env.noise.1.sigma', 'env.gamma', 'env.turnRewards', 'env.turnRewards.0', 'env.turnRewards.0.1', 'env.turnRewards.0.0.2', 'seedIndices',
-  'seedIndices.0', 'algorithms.0.lr', 'algorithms.3.lr', 'policy', 'policy.kind', 'policy.hidden', 'policy.hidden.0', 'policy.activation', 'policy.initScale',
+  'seedIndices.0', 'algorithms.0.lr', 'algorithms.3.lr', 'policy', 'policy.kind', 'policy.hidden', 'policy.hidden.0', 'policy.activation', 'policy.initScale', 'policy.shareContexts',
   'mode', 'iterations', 'seeds', 'seed', 'groupSize', 'optimizer', 'optimizer.kind', 'optimizer.lr', 'algorithms', 'algorithms.0',
   'algorithms.0.id', 'algorithms.0.preset', 'algorithms.1.clip', 'algorithms.0.epochs', 'algorithms.2.normalization', 'algorithms.0.order',
   'algorithms.0.rule', 'algorithms.0.advantage', 'algorithms.0.mClip', 'algorithms.0.minibatches', 'algorithms.0.criticLr', 'algorithms.15.clip',

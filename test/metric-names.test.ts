@@ -15,7 +15,7 @@ import { customConfig } from './support/engine';
 describe('metric names', () => {
   it('derive the update metrics, the chart choices and the x axes in their output order', () => {
     expect(UPDATE_METRICS).toEqual(['kl', 'clipFraction', 'zeroVarianceGroups', 'gradNorm', 'wallMs']);
-    expect(CHART_METRICS).toEqual(['entropy', 'kl', 'clipFraction', 'zeroVarianceGroups', 'gradNorm']);
+    expect(CHART_METRICS).toEqual(['entropy', 'kl', 'clipFraction', 'zeroVarianceGroups', 'gradNorm', 'Jgamma']);
     expect(METRICS).toBe(CHART_METRICS);
     expect(X_AXES).toEqual(['iterations', 'steps', 'rollouts']);
     for (const m of CHART_METRICS) expect(METRIC[m].label && METRIC[m].note, m).toBeTruthy();
@@ -29,7 +29,9 @@ describe('metric names', () => {
     while (!shard.done) shard.step();
     const run = buildResult(plan.exp, 1, shard.series, { executor: 'cpu', backend: null, executorReason: '', threads: 1, wallSeconds: 0 }).algorithms[0]!.runs[0]!;
     expect(Object.keys(run)).toEqual(['seed', 'J', 'entropy', 'optimalTokenProb', ...UPDATE_METRICS, 'violations', 'diverged']);
-    for (const d of METRIC_DEFS as readonly MetricDef[]) if (d.per !== 'context') expect(run, d.name).toHaveProperty(d.name);
+    // Jcontext: several contexts only; Jgamma: γ < 1 with per-turn rewards only (test/jgamma.test.ts)
+    for (const d of METRIC_DEFS as readonly MetricDef[]) if (d.per !== 'context' && d.name !== 'Jgamma') expect(run, d.name).toHaveProperty(d.name);
+    expect(run).not.toHaveProperty('Jgamma');
     const csvMetrics = new Set(resultsCsv(plan, { runs: shard.series, iteration: 2, changes: [], startConfig: {} }).trim().split('\n').slice(1).map((row) => row.split(',')[3]));
     expect([...csvMetrics]).toEqual([...evaluationMetricNames(2), ...UPDATE_METRICS]);
     expect(evaluationMetricNames(2)).toEqual(['J', 'entropy', 'optimalTokenProb_turn1', 'optimalTokenProb_turn2']);

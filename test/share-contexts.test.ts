@@ -101,10 +101,10 @@ describe('policy.shareContexts: refusals', () => {
   it('with one context, naming the field and why', () => {
     expectConfigError(sharedConfig({ rewards: [[1, 0]], algorithms: [{ id: 'grpo' }] }), 'policy.shareContexts', /at least 2 contexts.*env\.contexts is 1/);
   });
-  it('the WebGPU executor refuses it up front, naming the field; auto picks another executor', () => {
+  it('the WebGPU executor runs it: nothing refused (e2e/webgpu-shared.spec.ts checks its numbers)', () => {
     const cfg = sharedConfig({ rewards: HAND, algorithms: [{ id: 'grpo' }] });
-    expectConfigError({ ...cfg, executor: 'webgpu' }, 'policy.shareContexts', /WebGPU executor does not run a table shared/);
-    expect(webgpuUnsupported(resolveConfig(cfg))?.path).toBe('policy.shareContexts');
+    expect(resolveConfig({ ...cfg, executor: 'webgpu' }).policy).toMatchObject({ kind: 'tabular', shareContexts: true });
+    expect(webgpuUnsupported(resolveConfig(cfg))).toBeNull();
     expect(webgpuUnsupported(resolveConfig(sharedConfig({ rewards: HAND, share: false, algorithms: [{ id: 'grpo' }] })))).toBeNull();
   });
   it('absent or false: the plain table (nothing carried)', () => {

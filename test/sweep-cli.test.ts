@@ -122,6 +122,9 @@ describe('sweep and merge (separate processes)', () => {
     oneLine(cli('merge', a, a), 'shard 0/2 is given twice');
     oneLine(cli('merge', TINY), 'is not the output of seeupo-explorer sweep');
     oneLine(cli('merge'), 'merge: give the shards');
+    // a 100-byte shard claiming 10⁹ cells: refused from its head, nothing allocated (it once died with V8 "invalid size", exit 133)
+    const huge = tmp.file('huge.json', { version: 1, axes: [{ path: 'seeds', values: [1] }], shard: { index: 0, count: 1, cells: 1e9, sweep: '0123456789abcdef' }, cells: [] });
+    oneLine(cli('merge', huge), 'huge.json: shard.cells: must be a whole number from 1 to 4,096');
   });
 
   it('scripts/sweep-parallel.sh: xargs -P 2 over 3 shards, and the shard mode of a Kubernetes Indexed Job / Slurm array, give the same bytes', () => {

@@ -170,15 +170,43 @@ describe('batched sweeps equal their cells run alone', () => {
 });
 
 describe('shards and merge', () => {
+  const algo = (id: string) => ({ id, finalJ: { mean: 0.5, lo: 0.4, hi: 0.6 }, atOptimum: 0.5, violations: 0, medianItersTo95: 12, claims: [{ claim: 2, verdict: 'undecided' }] });
+  const cell = (index: number) => ({ index, values: [index + 1], Jstar: 1, algorithms: [algo('grpo'), algo('seeupo')] });
+  const DIGEST = '0123456789abcdef';
+  const shard = (index: number, cells: number[]) => ({ version: 1, axes: [{ path: 'seeds', values: [1, 2, 3] }], shard: { index, count: 2, cells: 3, sweep: DIGEST }, cells: cells.map(cell) });
+
   it('shard I/N holds cells I, I+N, …; merging every shard gives the whole sweep', () => {
     expect(shardCells(7, { index: 1, count: 3 })).toEqual([1, 4]);
     expect(shardCells(7, null)).toEqual([0, 1, 2, 3, 4, 5, 6]);
-    const cell = (index: number) => ({ index, values: [index], Jstar: 1, algorithms: [] });
-    const shard = (index: number, cells: number[]) => ({ version: 1, axes: [{ path: 'seeds', values: [1, 2, 3] }], shard: { index, count: 2, cells: 3, sweep: 'abc' }, cells: cells.map(cell) });
     expect(mergeShards([shard(1, [1]), shard(0, [0, 2])], ['b', 'a'])).toEqual({ version: 1, axes: [{ path: 'seeds', values: [1, 2, 3] }], cells: [0, 1, 2].map(cell) });
     expect(errorOf(() => mergeShards([shard(0, [0, 2])], ['a']))).toBe('merge: shard 1/2 missing; give every shard\'s output');
     expect(errorOf(() => mergeShards([shard(0, [0, 2]), shard(0, [0, 2])], ['a', 'b']))).toBe('b: shard.index: shard 0/2 is given twice (also a)');
     expect(errorOf(() => mergeShards([shard(0, [0]), shard(1, [1])], ['a', 'b']))).toBe('a: cells: has 1 cells; shard 0/2 of 3 cells holds 2');
-    expect(errorOf(() => mergeShards([shard(0, [0, 2]), { ...shard(1, [1]), shard: { index: 1, count: 2, cells: 3, sweep: 'other' } }], ['a', 'b']))).toMatch(/^b: is a shard of another sweep/);
+    expect(errorOf(() => mergeShards([shard(0, [0, 2]), { ...shard(1, [1]), shard: { index: 1, count: 2, cells: 3, sweep: 'fedcba9876543210' } }], ['a', 'b']))).toMatch(/^b: shard\.sweep: .*a shard of another sweep/);
   });
+
+  // Each tampering of a real shard that merge once accepted (or died on): refused naming the file and the field.
+  const tampered: [string, (d: ReturnType<typeof shard>) => unknown, RegExp][] = [
+    ['claims 10⁹ cells (nothing allocated)', (d) => ({ ...d, shard: { ...d.shard, cells: 1e9 } }), /^b: shard\.cells: must be a whole number from 1 to 4,096/],
+    ['claims 10⁹ shards', (d) => ({ ...d, shard: { ...d.shard, count: 1e9 } }), /^b: shard\.count: must be a whole number from 1 to 4,096/],
+    ['axes emptied', (d) => ({ ...d, axes: [] }), /^b: axes: must list one or two axes/],
+    ['axes extended', (d) => ({ ...d, axes: [{ path: 'seeds', values: [1, 2, 3, 4] }] }), /^b: axes: differ from a's|^b: shard\.cells: is 3, but the axes make 4 cells/],
+    ['axis values emptied', (d) => ({ ...d, axes: [{ path: 'seeds', values: [] }] }), /^b: axes\[0\]\.values: must list 1–256 values/],
+    ['a cell reduced to {"index": 1}', (d) => ({ ...d, cells: [{ index: 1 }] }), /^b: cells\[0\]\.values: must be cell 1's values/],
+    ['a cell without Jstar', (d) => ({ ...d, cells: [{ ...cell(1), Jstar: undefined }] }), /^b: cells\[0\]\.Jstar: must be a finite number/],
+    ['values not on the axes', (d) => ({ ...d, cells: [{ ...cell(1), values: [99] }] }), /^b: cells\[0\]\.values: must be cell 1's values on the axes, \[2\], got \[99\]/],
+    ['an algorithm dropped', (d) => ({ ...d, cells: [{ ...cell(1), algorithms: [algo('grpo')] }] }), /^b: cells\[0\]\.algorithms: must be the sweep's algorithms \["grpo","seeupo"\]/],
+    ['an algorithm renamed', (d) => ({ ...d, cells: [{ ...cell(1), algorithms: [algo('grpo'), algo('ppo')] }] }), /^b: cells\[0\]\.algorithms: must be the sweep's algorithms/],
+    ['a share above 1', (d) => ({ ...d, cells: [{ ...cell(1), algorithms: [algo('grpo'), { ...algo('seeupo'), atOptimum: 7 }] }] }), /^b: cells\[0\]\.algorithms\[1\]\.atOptimum: must be a share from 0 to 1/],
+    ['a made-up verdict', (d) => ({ ...d, cells: [{ ...cell(1), algorithms: [algo('grpo'), { ...algo('seeupo'), claims: [{ claim: 2, verdict: 'proven' }] }] }] }), /^b: cells\[0\]\.algorithms\[1\]\.claims\[0\]\.verdict: must be one of/],
+    ['an extra field in a cell', (d) => ({ ...d, cells: [{ ...cell(1), note: 'x' }] }), /^b: cells\[0\]\.note: is not a field of a sweep cell/],
+    ['a cell index out of place', (d) => ({ ...d, cells: [cell(2)] }), /^b: cells\[0\]\.index: must be 1, got 2/],
+    ['a made-up one-cell shard of the same sweep', (d) => ({ ...d, shard: { ...d.shard, cells: 1 }, cells: [cell(0)] }), /^b: shard\.cells: is 1, but the axes make 3 cells/],
+    ['a digest that is not one', (d) => ({ ...d, shard: { ...d.shard, sweep: 'x' } }), /^b: shard\.sweep: must be the sweep digest/],
+    ['an unknown top-level field', (d) => ({ ...d, extra: 1 }), /^b: extra: is not a field of a shard/],
+  ];
+  for (const [what, edit, message] of tampered)
+    it(`refuses a shard with ${what}`, () => {
+      expect(errorOf(() => mergeShards([shard(0, [0, 2]), edit(shard(1, [1]))], ['a', 'b']))).toMatch(message);
+    });
 });

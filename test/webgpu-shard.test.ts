@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/core/config/resolve';
 import { allRuns } from '../src/core/run/partition';
-import { ALGO_WORDS, kernelSource, recordWords, scratchWords, turnTableOffsets } from '../src/exec/webgpu/kernel';
+import { kernelSource } from '../src/exec/webgpu/kernel';
+import { ALGO_WORDS, recordWords, scratchWords, turnTableOffsets } from '../src/exec/webgpu/layout';
 import { MAX_K, WebGpuShard } from '../src/exec/webgpu/shard';
 import { webgpuUnsupported } from '../src/core/config/webgpu-support';
 import { fakeDevice, type Log } from './support/fake-gpu';
@@ -142,23 +143,80 @@ describe('WebGPU executor: the host side', () => {
     shard.dispose();
   });
 
+  it('J_γ: recorded where the learners maximize it, iteration 0 on the host (hand-computed at the uniform policy)', async () => {
+    // 2 turns, V = 2: turn-1 rewards [0, 0.2] by first token, terminal [0, 1, 0, 0.5], γ = 0.5:
+    // J_γ per sequence = r_1 + γ·r_T = 0, 0.5, 0.2, 0.45 (mean 0.2875); J = 0, 1, 0.2, 0.7 (mean 0.475)
+    const env = { turns: 2, vocab: 2, tokensPerTurn: 1, rewards: [[0, 1, 0, 0.5]], turnRewards: [[[0, 0.2]]], gamma: 0.5 };
+    const exp = resolveConfig(config({ env, policy: { kind: 'tabular', initScale: 0 } }));
+    const shard = new WebGpuShard(exp, allRuns(exp), fakeDevice());
+    await shard.init();
+    for (const s of shard.series) {
+      expect(s.J[0]).toBeCloseTo(0.475, 12);
+      expect(s.Jgamma![0]).toBeCloseTo(0.2875, 12);
+    }
+    await shard.step(1); // the stand-in device reads back zeros: J_γ comes from the record (NaN if it were not read)
+    expect(shard.series[0]!.Jgamma![1]).toBe(0);
+    shard.dispose();
+    const plain = resolveConfig(config({ env: { ...env, gamma: 1 } })); // γ = 1: J_γ is J, nothing extra kept
+    const shard1 = new WebGpuShard(plain, allRuns(plain), fakeDevice());
+    await shard1.init();
+    expect(shard1.series[0]!.Jgamma).toBeUndefined();
+    shard1.dispose();
+  });
+
+  it('a table shared across contexts: one table of logits, one optimal path; iteration 0 is the CPU executor’s', async () => {
+    const cfg = config({ env: { preset: 'two-prompts' }, policy: { kind: 'tabular', initScale: 0.5, shareContexts: true } });
+    const exp = resolveConfig(cfg);
+    let code = '';
+    const device = fakeDevice();
+    const make = device.createShaderModule.bind(device);
+    device.createShaderModule = (d: GPUShaderModuleDescriptor) => ((code = d.code), make(d));
+    const shard = new WebGpuShard(exp, allRuns(exp), device);
+    await shard.init();
+    expect(code).toContain('const SHARED = true;');
+    expect(code).toContain('const PG = 13u;'); // one context's nodes: 1 + 3 + 9
+    expect(code).toContain('const G = 26u;'); // values and reach stay per context
+    const { CpuShard } = await import('../src/exec/cpu/shard');
+    const cpu = new CpuShard(resolveConfig({ ...cfg, executor: 'cpu' }), allRuns(exp));
+    expect(shard.series.map((s) => s.J[0])).toEqual(cpu.series.map((s) => s.J[0]));
+    expect(shard.series.map((s) => s.Jcontext[0]![0])).toEqual(cpu.series.map((s) => s.Jcontext[0]![0]));
+    expect(shard.Jstar).toBe(cpu.pb.opt.Jstar);
+    shard.dispose();
+  });
+
+  it('a run’s snapshot, cut where the layout puts it, is the CPU executor’s logits and an Adam block of m, v and a step count per turn', async () => {
+    const cfg = config({ env: { preset: 'two-prompts' }, policy: { kind: 'tabular', initScale: 0.5 }, optimizer: { kind: 'adam', lr: 0.05 } });
+    const exp = resolveConfig(cfg);
+    const shard = new WebGpuShard(exp, allRuns(exp), fakeDevice(), 1, true);
+    await shard.init();
+    const { CpuShard } = await import('../src/exec/cpu/shard');
+    const cpu = new CpuShard(resolveConfig({ ...cfg, executor: 'cpu' }), allRuns(exp));
+    const snap = shard.runSnapshot(3);
+    expect(snap.logits.length).toBe(cpu.pb.params);
+    expect([...snap.logits]).toEqual([...Float32Array.from(cpu.runs[3]!.theta)]);
+    expect(snap.adam!.m.length).toBe(cpu.pb.params);
+    expect(snap.adam!.v.length).toBe(cpu.pb.params);
+    expect(snap.adam!.steps.length).toBe(3);
+    shard.dispose();
+  });
+
   it('the kernel source bakes in the shape; the scratch and record sizes follow it', () => {
     const shape = { sampled: false, B: 2, G: 8, contexts: 2, V: 3, N: 3, L: 1, T: 3, nodesPerContext: 13, offset: [0, 1, 4, 13], S: 27, gamma: 0.9, perTurn: false, mlp: null };
     const src = kernelSource(shape);
-    expect(src).toContain('const C = 2u; const V = 3u; const N = 3u; const L = 1u; const T = 3u;');
+    for (const c of ['C = 2u', 'V = 3u', 'N = 3u', 'L = 1u', 'T = 3u']) expect(src).toContain(`const ${c};`);
     expect(src).toContain('array<u32, 4>(0u, 1u, 4u, 13u)');
     expect(recordWords(shape)).toBe(6 + 3 + 2);
-    expect(recordWords({ T: 3, contexts: 1 })).toBe(9);
+    expect(recordWords({ ...shape, contexts: 1 })).toBe(9);
     // θ_old and grad (2·26·3), logZ, logZ_old, gsum, reach (4·26), w, adv, M, perm (4·54 sequences), mean and var (2·2),
     // token advantages and targets (2·54·3), node values and the critic's gradient (2·26), group Σ(R − R̄)² (2)
-    // per-turn rewards: turn rewards, rewards-to-go, terminal rewards (3·54·3), turn means (2·3), σ (1)
-    expect(scratchWords(shape)).toBe(2 * 78 + 4 * 26 + 4 * 54 + 4 + 2 * 54 * 3 + 2 * 26 + 2 + 3 * 54 * 3 + 2 * 3 + 1);
+    // per-turn rewards: turn rewards and rewards-to-go (2·54·3), terminal rewards (54), turn means (2·3), σ (1)
+    expect(scratchWords(shape)).toBe(2 * 78 + 4 * 26 + 4 * 54 + 4 + 2 * 54 * 3 + 2 * 26 + 2 + 2 * 54 * 3 + 54 + 2 * 3 + 1);
     // sampled: 16 rollouts, plus tokens and nodes (2·16·3), rewards (16) and the batch's contexts (2)
-    expect(scratchWords({ ...shape, sampled: true })).toBe(2 * 78 + 4 * 26 + 4 * 16 + 4 + 2 * 16 * 3 + 2 * 26 + 2 + 3 * 16 * 3 + 2 * 3 + 1 + 2 * 16 * 3 + 16 + 2);
+    expect(scratchWords({ ...shape, sampled: true })).toBe(2 * 78 + 4 * 26 + 4 * 16 + 4 + 2 * 16 * 3 + 2 * 26 + 2 + 2 * 16 * 3 + 16 + 2 * 3 + 1 + 2 * 16 * 3 + 16 + 2);
     expect(turnTableOffsets({ V: 3, L: 2, T: 3 })).toEqual({ offsets: [0, 9], total: 9 + 81 });
     expect(src).toContain('const GAMMA = 0.9;');
     expect(kernelSource({ ...shape, gamma: 1 })).toContain('const GAMMA = 1.0;');
-    expect(kernelSource({ ...shape, sampled: true })).toContain('fn fillBatch() -> f32 {\n  // the contexts of this batch');
+    expect(kernelSource({ ...shape, sampled: true })).toContain('fn fillBatch() -> f32 {\n  chooseContexts();');
   });
 
   it('refuses up front, naming the field, what the kernel does not run', () => {

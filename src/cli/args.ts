@@ -25,6 +25,8 @@ export interface Args {
   shard?: string;
   /** sweep: print cell K's experiment config instead of running. */
   cell?: string;
+  /** sweep: continue from the journal beside --out (sweep-journal.ts). */
+  resume: boolean;
   debug: boolean;
   help: boolean;
 }
@@ -40,6 +42,7 @@ const OPTIONS = {
   link: { type: 'string' },
   shard: { type: 'string' },
   cell: { type: 'string' },
+  resume: { type: 'boolean' },
   debug: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -51,7 +54,7 @@ const ALLOWED: Record<Command, readonly OptionName[]> = {
   run: ['out', 'threads', 'executor', 'backend', 'link', 'debug', 'help'],
   claims: ['out', 'threads', 'executor', 'backend', 'link', 'debug', 'help'],
   advantages: ['debug', 'help'],
-  sweep: ['out', 'threads', 'shard', 'cell', 'debug', 'help'],
+  sweep: ['out', 'threads', 'shard', 'cell', 'resume', 'debug', 'help'],
   merge: ['out', 'debug', 'help'],
   lessons: ['out', 'debug', 'help'],
 };
@@ -84,7 +87,7 @@ export function parseArgs(argv: string[]): Args {
     if (t.kind === 'option-terminator') continue;
     const name = t.name;
     const raw = shownArg(t.rawName);
-    if (!Object.hasOwn(OPTIONS, name)) throw bad(`${raw}: unknown option; the options are --out, --threads, --executor, --backend, --link, --shard, --cell, --debug, --help`);
+    if (!Object.hasOwn(OPTIONS, name)) throw bad(`${raw}: unknown option; the options are --out, --threads, --executor, --backend, --link, --shard, --cell, --resume, --debug, --help`);
     const spec = OPTIONS[name as OptionName];
     if (spec.type === 'boolean') {
       if (t.value !== undefined) throw bad(`${raw}: takes no value, got ${quote(t.value)}`);
@@ -114,6 +117,7 @@ export function parseArgs(argv: string[]): Args {
     link: str('link'),
     shard: str('shard'),
     cell: str('cell'),
+    resume: values.resume === true,
     debug: values.debug === true,
     help: values.help === true,
   };

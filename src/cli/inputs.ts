@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { checkKeyCounts } from '../core/config/key-limit';
 import { z } from 'zod';
 import { computeAdvantages, groupSizes } from '../core/algo/advantages';
 import { checkDepth, issueToError, oneOf, finiteNumber, quote, safeText } from '../core/config/fields';
@@ -16,26 +17,50 @@ export function showPath(path: string): string {
   return /^[\x20-\x7e]{1,200}$/.test(path) && !path.includes('"') ? path : quote(path, 120);
 }
 
+/**
+ * A file's text, read with a byte limit that holds whatever it is: a device (/dev/zero reports
+ * size 0 and never ends), a pipe or a FIFO is read in chunks and refused as soon as it passes
+ * MAX_INPUT_BYTES, never read to the end first.
+ */
+export function readBounded(path: string, name: string, limit = MAX_INPUT_BYTES): string {
+  const fd = openSync(path, 'r');
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
+    const tooBig = (what: string) => new InputError(`${name}: the file is ${what} bytes; the limit is ${limit.toLocaleString('en-US')}`);
+    if (st.size > limit) throw tooBig(st.size.toLocaleString('en-US'));
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buf = Buffer.allocUnsafe(Math.min(1 << 20, limit + 1 - total));
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      total += n;
+      if (total > limit) throw tooBig(`over ${limit.toLocaleString('en-US')}`);
+      chunks.push(buf.subarray(0, n));
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Read and parse a JSON file; any failure is an InputError (exit 2), one short line with no raw control characters. */
 export function readJson(path: string): unknown {
   const name = showPath(path);
   let text: string;
   try {
-    const fd = openSync(path, 'r');
-    try {
-      const st = fstatSync(fd);
-      if (st.isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
-      if (st.size > MAX_INPUT_BYTES)
-        throw new InputError(`${name}: the file is ${st.size.toLocaleString('en-US')} bytes; the limit is ${MAX_INPUT_BYTES.toLocaleString('en-US')}`);
-      text = readFileSync(fd, 'utf8');
-    } finally {
-      closeSync(fd);
-    }
+    text = readBounded(path, name);
   } catch (e) {
     if (e instanceof InputError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : safeText(code ?? 'error', 40);
     throw new InputError(`${name}: cannot read the file (${why})`);
+  }
+  try {
+    checkKeyCounts(text, name);
+  } catch (e) {
+    throw new InputError((e as Error).message.replace(/^: /, ''));
   }
   if (text.length > MAX_INPUT_BYTES) throw new InputError(`${name}: the file is over ${MAX_INPUT_BYTES.toLocaleString('en-US')} characters; the limit is ${MAX_INPUT_BYTES.toLocaleString('en-US')}`);
   let value: unknown;

@@ -1,6 +1,4 @@
 import { WEBGPU_IN_NODE } from './webgpu';
-import { createWriteStream, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { ConfigError, quote, safeText } from '../core/config/fields';
 import { resolveConfig } from '../core/config/resolve';
@@ -17,13 +15,14 @@ import { writeJson } from './write-json';
 import { progressBar } from './progress';
 import { mergeCommand, sweepCommand } from './sweep';
 import { lessonsCommand } from './lessons';
+import { checkOutFile, writeJsonAtomically } from './sweep-out';
 
 const USAGE = `usage:
   seeupo-explorer run CONFIG.json [--out RESULT.json] [--threads N] [--executor auto|cpu|tensor|webgpu] [--backend wasm|cpu] [--debug]
   seeupo-explorer run --link 'URL' [same options]   (a permalink from the page; prints the result and its hash)
   seeupo-explorer claims CONFIG.json|--link 'URL' [same options]   (runs it; prints only the paper's five claims, verdicts with evidence)
   seeupo-explorer advantages INPUT.json
-  seeupo-explorer sweep SWEEP.json [--shard I/N] [--out FILE] [--threads N]   (a grid of experiments, docs/sweeps.md; shard I of N runs cells I, I+N, …)
+  seeupo-explorer sweep SWEEP.json [--shard I/N] [--out FILE [--resume]] [--threads N]   (a grid of experiments, docs/sweeps.md; shard I of N runs cells I, I+N, …)
   seeupo-explorer sweep SWEEP.json --cell K   (prints cell K's experiment config, to run it on its own)
   seeupo-explorer merge SHARD.json ... [--out FILE]   (every shard's output → the unsharded sweep's, byte for byte)
   seeupo-explorer lessons [--out FILE]   (every lesson: its config, declared verdict and the variants it holds under)
@@ -45,10 +44,13 @@ async function main(argv: string[]): Promise<number> {
   }
   const out = args.out;
   if (out === '') throw new InputError(`--out: give the file to write: seeupo-explorer ${command} CONFIG.json --out FILE`);
-  if (out !== undefined) checkWritableFolder(out);
+  if (out !== undefined) checkOutFile(out);
   const threads = args.threads === undefined ? undefined : parseThreads(args.threads);
   let value: unknown;
-  if (command === 'sweep') value = await sweepCommand(args, threads ?? availableParallelism(), new URL('./', import.meta.url));
+  if (command === 'sweep') {
+    value = await sweepCommand(args, threads ?? availableParallelism(), new URL('./', import.meta.url));
+    if (value === null) return 0; // written to --out by the sweep's own durable writer
+  }
   else if (command === 'merge') value = mergeCommand(args);
   else if (command === 'lessons') value = lessonsCommand();
   else {
@@ -57,7 +59,7 @@ async function main(argv: string[]): Promise<number> {
     // as a stream: the text of a large result is longer than the longest string V8 can make
     value = command === 'claims' ? { claimsRules: result.claimsRules, claims: result.claims } : result;
   }
-  if (out !== undefined) await writeJson(value, createWriteStream(out), { end: true });
+  if (out !== undefined) await writeJsonAtomically(value, out);
   else await writeJson(value, process.stdout);
   return 0;
 }
@@ -100,18 +102,6 @@ async function runFromArgs(command: string, args: Args, threadsFlag: number | un
   bar.end();
   if (opened) reportHash(opened, result.resultsHash);
   return result;
-}
-
-/** --out's folder must exist before the run starts (a long run must not end in a lost result). */
-function checkWritableFolder(path: string): void {
-  const folder = dirname(resolve(path));
-  let ok = false;
-  try {
-    ok = statSync(folder).isDirectory();
-  } catch {
-    ok = false;
-  }
-  if (!ok) throw new InputError(`--out: the folder ${quote(folder.length > 80 ? '…' + folder.slice(-80) : folder, 120)} does not exist`);
 }
 
 /** Write (a short text) to stdout and wait until it is flushed: process.exit() would cut a piped result short. */

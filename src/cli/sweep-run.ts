@@ -18,6 +18,8 @@ export interface NodeSweepOptions {
   workers: URL | null;
   shard: { index: number; count: number } | null;
   onProgress?: (done: number, total: number) => void;
+  onCell?: (cell: SweepCell) => void;
+  maxBatchRunIterations?: number;
 }
 
 export function runSweepCellsInNode(sweep: Sweep, cells: number[], opts: NodeSweepOptions): Promise<{ cells: SweepCell[]; warnings: string[] }> {
@@ -34,5 +36,5 @@ export function runSweepCellsInNode(sweep: Sweep, cells: number[], opts: NodeSwe
       return runOnCpu(exp, config, { threads: opts.threads, launch, onProgress: (p) => report(p.iteration) });
     },
   };
-  return runSweepCells(sweep, cells, executors, { shard: opts.shard, onProgress: opts.onProgress });
+  return runSweepCells(sweep, cells, executors, { shard: opts.shard, onProgress: opts.onProgress, onCell: opts.onCell, maxBatchRunIterations: opts.maxBatchRunIterations, betweenJobs: () => new Promise((r) => setImmediate(r)) });
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Header } from './components/Header';
 import { ErrorBanner } from './components/ErrorBanner';
 import { Transport } from './components/Transport';
@@ -17,6 +17,7 @@ import { LessonBanner } from './components/LessonBanner';
 import { Tour } from './components/Tour';
 import { VerdictPanel } from './components/VerdictPanel';
 import { QuickSwitches } from './components/QuickSwitches';
+import { ClassroomApp } from './components/Classroom';
 import { currentHref } from './link-actions';
 import { onShortcut } from './keyboard';
 import { useHidden } from './hide';
@@ -101,50 +102,6 @@ function EmbedApp() {
       </div>
       <ReproduceStatus />
       <ChartsPanel />
-    </div>
-  );
-}
-
-/** The return chart's height in the classroom layout: what the window leaves below the bar and the transport. */
-function useClassroomHeight(): number {
-  const fit = () => Math.round(Math.max(260, Math.min(720, (typeof innerHeight === 'number' ? innerHeight : 800) - 330)));
-  const [h, setH] = useState(fit);
-  useEffect(() => {
-    const on = () => setH(fit());
-    addEventListener('resize', on);
-    return () => removeEventListener('resize', on);
-  }, []);
-  return h;
-}
-
-/**
- * classroom=1: the presenter layout (large type): the transport, the return chart and the
- * verdicts, the lesson's title and tour when one is loaded; `hide=…` hides transport buttons too.
- */
-function ClassroomApp() {
-  useApp((s) => s.draft); // the full-explorer link follows the experiment
-  const envTitle = useApp((s) => s.plan?.envTitle);
-  const hasLesson = useApp((s) => s.lesson !== null);
-  const hideVerdicts = useHidden('verdicts');
-  const height = useClassroomHeight();
-  return (
-    <div className="app classroom" data-testid="classroom">
-      <div className="classroom-bar">
-        <span className="classroom-title">SeeUPO explorer</span>
-        {hasLesson ? <LessonBanner compact /> : <span className="classroom-env">{envTitle ?? 'custom environment'}</span>}
-        <a href={currentHref(true)} target="_blank" rel="noopener" data-testid="open-full">
-          Full explorer ↗
-        </a>
-      </div>
-      <ErrorBanner />
-      <Transport />
-      <ReproduceStatus />
-      <div className={`classroom-charts charts-top${hideVerdicts ? ' alone' : ''}`} style={{ ['--classroom-chart' as string]: `${height}px` }}>
-        <ReturnChart height={height} />
-        {!hideVerdicts && <VerdictPanel large />}
-      </div>
-      <Tour />
-      <HelpDialog />
     </div>
   );
 }

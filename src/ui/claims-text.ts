@@ -1,6 +1,7 @@
 // The paper's five claims in plain words, for the Claims view and the verdict panel. The words
 // themselves live in one place, src/core/lessons/claim-words.ts (what the paper says, the
-// condition, how the explorer decides: docs/claims.md), which the lessons are checked against.
+// condition, how the explorer decides: docs/claims.md, rules version 2), which the lessons are
+// checked against.
 
 import { CLAIM_NUMBERS, CLAIM_WORDS, type ClaimNumber, type ClaimWords } from '../core/lessons/claim-words';
 

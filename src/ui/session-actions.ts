@@ -10,6 +10,9 @@ import { runsPerAlgorithm, type HotChange, type Live, type MetricName, type Turn
 import type { Plan } from './plan';
 import { CHART_REDRAW_MS } from './redraw';
 import { checkDraft, isValid, useApp, type AppState, type Draft, type Theme } from './state';
+import { mergeTrees, treeRunsOf, type TreeRun } from './tree-state';
+import { largestDrop } from './charts/largest-drop';
+import type { PolicyTreeView } from '../core/env/policy-tree';
 
 // What the page's buttons and controls do. Every command to the workers goes through one
 // queue, so a burst of presses is performed in order; the status changes at once.
@@ -135,13 +138,14 @@ function openSession(plan: Plan): Promise<void> {
   const cpu = plan.choice.executor === 'cpu';
   const parts = cpu ? partitionRuns(allRuns(plan.exp), plan.threads) : [allRuns(plan.exp)];
   const connect = cpu ? connectCpuWorker : plan.choice.executor === 'tensor' ? connectTensorWorker : connectWebGpuWorker;
-  set({ live, iteration: 0, total: plan.exp.iterations, version: get().version + 1, turnStep: null, backend: null, itPerSec: null, elapsed: 0, error: null });
+  set({ live, iteration: 0, total: plan.exp.iterations, version: get().version + 1, turnStep: null, backend: null, itPerSec: null, elapsed: 0, error: null, policyTrees: [], focusSeed: null });
   return new Promise((resolve, reject) => {
     const s = new Session(plan.exp, plan.config, live, parts, connect, {
       ready: (backend) => {
         if (session !== s) return;
         set({ backend });
         s.speed(get().speed);
+        if (cpu) watchTrees();
         resolve();
       },
       backend: (backend) => {
@@ -149,6 +153,10 @@ function openSession(plan: Plan): Promise<void> {
       },
       data: () => {
         if (session === s) requestFrame();
+      },
+      policy: (trees) => {
+        // while an iteration is shown turn by turn, the trees come from its turn records
+        if (session === s && holdAt === null) set({ policyTrees: mergeTrees(get().policyTrees, trees) });
       },
       finished: () => {
         if (session !== s) return;
@@ -268,9 +276,43 @@ function showTurn(plan: Plan, done: number): void {
     return { updated, J: n ? J / n : NaN, optimalProb: prob.map((p) => (n ? p / n : NaN)) };
   });
   if (done >= T) holdAt = null;
-  set({ turnStep: { iteration: recs.iteration, done, turns: T, algorithms } });
+  set({ turnStep: { iteration: recs.iteration, done, turns: T, algorithms }, policyTrees: mergeTrees(get().policyTrees, turnTrees(recs.records, done)) });
   publish();
   if (session?.finished) set({ status: 'done' });
+}
+
+/** The watched runs' trees after `done` turn steps (a rule that updates every turn at once: after its one update). */
+function turnTrees(records: TurnRecord[], done: number): PolicyTreeView[] {
+  const out: PolicyTreeView[] = [];
+  for (const r of records) {
+    if (!r?.trees?.length) continue;
+    out.push(r.trees[Math.min(done, r.trees.length) - 1]);
+  }
+  return out;
+}
+
+/** Ask the workers for the trees of the runs the tree panel draws (the CPU executor's; the others hold no table to draw). */
+export function watchTrees(): void {
+  const s = get();
+  if (!session || !s.plan) return;
+  const runs: TreeRun[] = treeRunsOf(s.plan.exp, s.treeRuns);
+  session.watch(runs, s.treeContext);
+}
+
+/** Draw these runs' trees (one or two) in `context`. */
+export function chooseTreeRuns(runs: TreeRun[] | null, context = get().treeContext): void {
+  set({ treeRuns: runs, treeContext: context, policyTrees: [] });
+  watchTrees();
+}
+
+export const toggleTreeDetails = () => set({ treeDetails: !get().treeDetails });
+
+/** Pick the seed whose J fell the most (claim 2's algorithms first): the seed charts draw it, the tree shows its run. */
+export function showLargestDrop(): void {
+  const s = get();
+  const d = s.plan ? largestDrop(s.plan, s.live) : null;
+  set({ focusSeed: d });
+  if (d) chooseTreeRuns([[d.algoIndex, d.seedIndex]]);
 }
 
 /** Leave turn-by-turn mode: the stepped iteration is shown whole. */

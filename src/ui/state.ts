@@ -11,6 +11,9 @@ import { controlPathOf, validateDraft } from './draft';
 import { planExperiment, type Plan } from './plan';
 import type { ClaimNumber } from './claims-text';
 import type { TourState } from './tour';
+import type { PolicyTreeView } from '../core/env/policy-tree';
+import type { TreeRun } from './tree-state';
+import type { SeedDrop } from './charts/largest-drop';
 
 // The page's one store. Controls edit `draft` (a config object: the same JSON the CLI and
 // permalinks read); every edit is validated through resolveConfig and yields `plan` when valid.
@@ -83,6 +86,15 @@ export interface AppState {
   hiddenLines: readonly string[];
   /** The algorithm whose legend entry the pointer is on: its lines stand out, the others fade. */
   hoverLine: string | null;
+  /** The runs whose policy tree is drawn (null: the default, tree-state.ts) and the context shown. */
+  treeRuns: TreeRun[] | null;
+  treeContext: number;
+  /** The trees the workers sent for those runs (during Step one turn: after the latest turn step). */
+  policyTrees: PolicyTreeView[];
+  /** The tree's nodes also show Q, V* and the advantage the algorithm fed them. */
+  treeDetails: boolean;
+  /** The seed "show the seed with the largest drop" picked: drawn dark in the seed charts, its tree shown. */
+  focusSeed: SeedDrop | null;
 }
 
 export interface Reproduce {
@@ -169,6 +181,11 @@ function initialState(): AppState {
     hidden: [],
     hiddenLines: [],
     hoverLine: null,
+    treeRuns: null,
+    treeContext: 0,
+    policyTrees: [],
+    treeDetails: false,
+    focusSeed: null,
     settingsOpen: typeof innerWidth !== 'number' || innerWidth >= DRAWER_OPEN_FROM,
     error: checked.plan ? null : `The default experiment is invalid: ${checked.configError ?? JSON.stringify(checked.fieldErrors)}`,
   };

@@ -49,6 +49,7 @@ export const SUGGESTED_AXES: readonly SweepAxisDraft[] = [
   { path: 'groupSize', values: '2, 4, 8, 16' },
   { path: 'iterations', values: '50, 100, 200, 400' },
   { path: 'mode', values: 'exact, sampled' },
+  { path: 'policy.shareContexts', values: 'false, true' },
 ];
 
 export function initialSweepState(): SweepState {

@@ -20,5 +20,7 @@ export const makeCpuSteppable: MakeSteppable = async (config, specs) => {
     step: async (turns) => shard.step(turns),
     applyHot: (v) => applyHotValues(exp, v),
     dispose() {},
+    watch: (runs, context) => shard.watch(runs, context),
+    trees: () => shard.trees(),
   };
 };

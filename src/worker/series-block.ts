@@ -3,7 +3,7 @@ import { slotOf } from '../core/run/series';
 import { UPDATE_METRICS } from '../core/metrics/names';
 
 // Streamed metrics as one Float64Array. For iterations k in (from, to], per run in order:
-// J[k]; then entropy[k] and optimalTokenProb[t][k] (evaluations after k iterations) when the
+// J[k]; then Jgamma[k] when the series has it (γ < 1 with per-turn rewards); then entropy[k] and optimalTokenProb[t][k] (evaluations after k iterations) when the
 // series stores evaluation k; then Jcontext[x][k] for every context x when it stores those
 // (several contexts; their own stride, jcontextEvery); then the metrics of the update k−1 → k
 // (kl, clipFraction, …) when it stores update k − 1 (k ≥ 1). Sender and receiver have the same
@@ -12,7 +12,7 @@ import { UPDATE_METRICS } from '../core/metrics/names';
 function blockLength(s: RunSeries, from: number, to: number, turns: number): number {
   let n = 0;
   for (let k = from + 1; k <= to; k++) {
-    n++;
+    n += s.Jgamma ? 2 : 1;
     if (slotOf(k, s.iterations, s.every) >= 0) n += 1 + turns;
     if (s.Jcontext.length > 0 && slotOf(k, s.iterations, s.jcontextEvery) >= 0) n += s.Jcontext.length;
     if (k >= 1 && slotOf(k - 1, s.iterations - 1, s.every) >= 0) n += UPDATE_METRICS.length;
@@ -26,6 +26,7 @@ export function packBlock(series: RunSeries[], from: number, to: number, turns: 
   for (const s of series)
     for (let k = from + 1; k <= to; k++) {
       out[o++] = s.J[k];
+      if (s.Jgamma) out[o++] = s.Jgamma[k];
       const e = slotOf(k, s.iterations, s.every);
       if (e >= 0) {
         out[o++] = s.entropy[e];
@@ -47,6 +48,7 @@ export function unpackBlock(block: Float64Array, targets: RunSeries[], from: num
   for (const s of targets)
     for (let k = from + 1; k <= to; k++) {
       s.J[k] = block[o++];
+      if (s.Jgamma) s.Jgamma[k] = block[o++];
       const e = slotOf(k, s.iterations, s.every);
       if (e >= 0) {
         s.entropy[e] = block[o++];

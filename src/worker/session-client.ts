@@ -3,6 +3,7 @@ import { runSlot, seedsRun, type RunSpec } from '../core/run/partition';
 import type { TurnRecord } from '../core/run/turns';
 import type { BackendReport } from '../exec/tensor/backend';
 import type { Live } from '../core/run/live';
+import type { PolicyTreeView } from '../core/env/policy-tree';
 import { unpackBlock } from './series-block';
 import type { HotValues, SessionCommand, SessionEvent } from './session-protocol';
 
@@ -22,6 +23,8 @@ export interface SessionListener {
   data(iteration: number): void;
   finished(): void;
   error(message: string): void;
+  /** A worker sent the policy trees of the watched runs it owns. */
+  policy?(trees: PolicyTreeView[]): void;
 }
 
 interface Waiter {
@@ -114,6 +117,9 @@ export class Session {
         return;
       case 'applied':
         return;
+      case 'policy':
+        this.listener.policy?.(e.trees);
+        return;
       case 'backend':
         this.listener.backend?.(e.backend);
         return;
@@ -180,6 +186,11 @@ export class Session {
   /** Apply new values before iteration `at` (every worker must be at or before it). */
   hot(at: number, values: HotValues): void {
     this.parts.forEach((p) => p.ep.post({ type: 'hot', at, values }));
+  }
+
+  /** Ask for the policy trees of these runs ([algoIndex, seedIndex]) in `context`; [] stops. */
+  watch(runs: [number, number][], context: number): void {
+    this.parts.forEach((p) => p.ep.post({ type: 'watch', runs, context }));
   }
 
   speed(speed: number): void {

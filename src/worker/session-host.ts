@@ -2,6 +2,7 @@ import type { RunSpec } from '../core/run/partition';
 import type { RunSeries } from '../core/run/series';
 import type { TurnRecord } from '../core/run/turns';
 import type { BackendReport } from '../exec/tensor/backend';
+import type { PolicyTreeView } from '../core/env/policy-tree';
 import { packBlock } from './series-block';
 import type { HotValues, SessionCommand, SessionEvent } from './session-protocol';
 
@@ -21,6 +22,9 @@ export interface Steppable {
   step(turns: boolean, limit?: number): Promise<TurnRecord[] | null>;
   applyHot(values: HotValues): void;
   dispose(): void;
+  /** Executors that hold a table the page can draw as a tree (the CPU executor): which runs to draw, and their trees now. */
+  watch?(runs: [number, number][], context: number): void;
+  trees?(): PolicyTreeView[];
 }
 
 export type MakeSteppable = (config: unknown, specs: RunSpec[]) => Promise<Steppable>;
@@ -60,6 +64,14 @@ export function sessionHost(post: Post, make: MakeSteppable): (cmd: SessionComma
   let pauseWanted = false;
   let failed = false;
   let seq = 0;
+  let watching: { runs: [number, number][]; context: number } | null = null;
+  let treesPosted = -1;
+  const postTrees = () => {
+    if (!s || !watching || !s.trees) return;
+    treesPosted = s.iteration;
+    const trees = s.trees();
+    if (trees.length) post({ type: 'policy', trees });
+  };
 
   const fail = (e: unknown) => {
     failed = true;
@@ -75,6 +87,7 @@ export function sessionHost(post: Post, make: MakeSteppable): (cmd: SessionComma
     const block = packBlock(s.series, posted, s.iteration, s.turns);
     post({ type: 'data', from: posted, to: s.iteration, block, diverged: s.series.map((x) => x.diverged) });
     posted = s.iteration;
+    if (treesPosted !== s.iteration) postTrees();
   };
   const applyDue = () => {
     if (!s) return;
@@ -146,6 +159,7 @@ export function sessionHost(post: Post, make: MakeSteppable): (cmd: SessionComma
         case 'init':
           make(cmd.config, cmd.specs).then((made) => {
             s = made;
+            if (watching) s.watch?.(watching.runs, watching.context);
             backendPosted = s.backend;
             post({ type: 'ready', iteration: s.iteration, backend: s.backend, Jstar: s.Jstar, runs: s.series.map((x) => [x.algoIndex, x.seedIndex]) });
             flush();
@@ -174,6 +188,13 @@ export function sessionHost(post: Post, make: MakeSteppable): (cmd: SessionComma
           return;
         case 'speed':
           speed = cmd.speed;
+          return;
+        case 'watch':
+          watching = cmd.runs.length ? { runs: cmd.runs, context: cmd.context } : null;
+          if (s) {
+            s.watch?.(cmd.runs, cmd.context);
+            if (!busy) postTrees();
+          }
           return;
       }
     } catch (e) {

@@ -1,5 +1,6 @@
 import type { RunSpec } from '../core/run/partition';
 import type { TurnRecord } from '../core/run/turns';
+import type { PolicyTreeView } from '../core/env/policy-tree';
 import type { BackendReport } from '../exec/tensor/backend';
 
 // An interactive session between the page and one worker that owns some runs of an
@@ -19,7 +20,9 @@ export type SessionCommand =
   /** Apply these values before computing iteration `at` (→ at + 1). */
   | { type: 'hot'; at: number; values: HotValues }
   /** Iterations per second; 0 = as fast as possible. */
-  | { type: 'speed'; speed: number };
+  | { type: 'speed'; speed: number }
+  /** Send the policy trees of these runs ([algoIndex, seedIndex], at most two) in `context` after every iteration and turn step; [] stops. */
+  | { type: 'watch'; runs: [number, number][]; context: number };
 
 export type SessionEvent =
   /** `runs`: [algoIndex, seedIndex] of the worker's runs, in the order of its data blocks. */
@@ -30,6 +33,8 @@ export type SessionEvent =
   | { type: 'paused'; seq: number; iteration: number }
   | { type: 'turns'; seq: number; iteration: number; records: TurnRecord[] }
   | { type: 'applied'; iteration: number }
+  /** The watched runs' policy trees this worker owns, as they stand (after `data` up to their iteration). */
+  | { type: 'policy'; trees: PolicyTreeView[] }
   /** What the runs compute on changed mid-run (a lost WebGPU device: the CPU executor took over). */
   | { type: 'backend'; backend: BackendReport }
   | { type: 'done'; seq: number; iteration: number }

@@ -99,17 +99,13 @@ export const makeWebGpuSteppable: MakeSteppable = async (config, specs) => {
  */
 function resumeOnCpu(gpu: WebGpuShard, every: number): CpuShard {
   const cpu = new CpuShard(gpu.exp, gpu.specs, every);
-  const P = cpu.pb.params;
-  const T = cpu.pb.tree.T;
-  const theta = gpu.snapshotTheta!;
-  const adam = gpu.snapshotAdam;
   cpu.runs.forEach((run, r) => {
-    run.theta.set(theta.subarray(r * P, (r + 1) * P));
+    const { logits, adam } = gpu.runSnapshot(r);
+    run.theta.set(logits);
     if (adam) {
-      const o = r * (2 * P + T);
-      run.opt.m.set(adam.subarray(o, o + P));
-      run.opt.v.set(adam.subarray(o + P, o + 2 * P));
-      for (let t = 0; t < T; t++) run.opt.steps[t] = adam[o + 2 * P + t]!;
+      run.opt.m.set(adam.m);
+      run.opt.v.set(adam.v);
+      adam.steps.forEach((k, t) => (run.opt.steps[t] = k));
     }
     run.diverged = gpu.series[r]!.diverged;
   });

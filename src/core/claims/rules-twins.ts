@@ -39,7 +39,7 @@ function partC(ctx: Ctx, rev: readonly AlgorithmTerms[], names: string) {
     const both = [r, t];
     let verdict: Verdict;
     let text: string;
-    const nums = `at J* ${shareText(t.atJstar, t.seeds.length)} vs ${shareText(r.atJstar, r.seeds.length)}, median iterations to 95% of the way ${median(t.medianT95)} vs ${median(r.medianT95)}`;
+    const nums = `at ${ctx.objectiveName}* ${shareText(t.atJstar, t.seeds.length)} vs ${shareText(r.atJstar, r.seeds.length)}, median iterations to 95% of the way ${median(t.medianT95)} vs ${median(r.medianT95)}`;
     const none = withoutData(both);
     if (none.length) [verdict, text] = ['undecided', noRunsReason(none).replace(/^Undecided: /, '').replace(/\.$/, '')];
     else if (!allSettled(both)) [verdict, text] = ['undecided', stillMoving(both)!.replace(/^Undecided: /, '').replace(/; run longer\.$/, '')];
@@ -47,7 +47,7 @@ function partC(ctx: Ctx, rev: readonly AlgorithmTerms[], names: string) {
       const lower = clearlyMore(r.atJstar, r.seeds.length, t.atJstar, t.seeds.length);
       const slower = Number.isFinite(r.medianT95) && t.medianT95 >= 1.5 * r.medianT95 && t.medianT95 >= r.medianT95 + 3;
       verdict = lower || slower ? 'observed' : 'not observed';
-      const what = lower ? 'reached J* in clearly fewer seeds' : slower ? 'was clearly slower' : 'did about as well';
+      const what = lower ? `reached ${ctx.objectiveName}* in clearly fewer seeds` : slower ? 'was clearly slower' : 'did about as well';
       text = `${t.label}, in ${t.record.order} order but otherwise equal to ${r.label}, ${what}: ${nums}`;
     }
     return { rev: r.record.id, twin: t.record.id, field: 'order', values: [r.record.order, t.record.order], verdict, text, r, t };
@@ -73,7 +73,7 @@ export function claim4(ctx: Ctx): Claim {
   }
   const names = joinAnd(rev.map((a) => a.label));
   const a = partA(ctx, rev, names);
-  const vb = reachVerdict(rev, ctx, ctx.objectiveStar);
+  const vb = reachVerdict(rev, ctx, ctx.objectiveStar, ctx.objectiveName);
   const b: ClaimPart = { part: 'b', verdict: vb.verdict, reason: vb.reason };
   const { c, twins } = partC(ctx, rev, names);
   const algos = unique([...rev, ...twins.map((x) => x.t)]);
@@ -83,8 +83,9 @@ export function claim4(ctx: Ctx): Claim {
   let verdict: Verdict, reason: string;
   const notObs = [a, b].find((p) => p.verdict === 'not observed');
   if (notObs) [verdict, reason] = ['not observed', `Part (${notObs.part}) not observed: ${notObs.reason}`];
-  else if (a.verdict === 'observed' && b.verdict === 'observed') [verdict, reason] = ['observed', `Monotone and at J*: (a) ${stripDot(a.reason)}; (b) ${b.reason}`];
+  else if (a.verdict === 'observed' && b.verdict === 'observed') [verdict, reason] = ['observed', `Monotone and at ${ctx.objectiveName}*: (a) ${stripDot(a.reason)}; (b) ${b.reason}`];
   else if (a.verdict === 'not testable') [verdict, reason] = ['not testable', `${NOT_TESTABLE}part (a), monotone improvement, ${a.reason.replace(NOT_TESTABLE, 'is not testable: ')}`];
+  else if (withoutData(rev).length) [verdict, reason] = ['undecided', noRunsReason(withoutData(rev))];
   else {
     verdict = 'undecided';
     const open = [a, b].filter((p) => p.verdict !== 'observed');
@@ -131,7 +132,7 @@ export function claim5(ctx: Ctx): Claim {
     const gb = differ(g, b, tol);
     const bn = none.map((n) => ({ n, ...differ(b, n, tol) }));
     evPairs.push({ group: g.record.id, batch: b.record.id, none: none.map((n) => n.record.id), groupVsBatch: { differ: gb.differ, shareDiff: gb.shareDiff, meanDiff: gb.meanDiff, intervalsApart: gb.apart }, batchVsNone: bn.map((x) => ({ none: x.n.record.id, differ: x.differ, shareDiff: x.shareDiff, meanDiff: x.meanDiff, intervalsApart: x.apart })) });
-    const where = (x: AlgorithmTerms) => `${x.label} (${x.record.normalization}) at J* in ${shareText(x.atJstar, x.seeds.length)}, final ${J} ${fmt.meanInterval(x.finalJ)}`;
+    const where = (x: AlgorithmTerms) => `${x.label} (${x.record.normalization}) at ${J}* in ${shareText(x.atJstar, x.seeds.length)}, final ${J} ${fmt.meanInterval(x.finalJ)}`;
     const missing = withoutData(involved);
     if (missing.length) return { verdict: 'undecided' as Verdict, reason: noRunsReason(missing) };
     if (!allSettled(involved)) return { verdict: 'undecided' as Verdict, reason: `${stillMoving(involved)!.replace(/; run longer\.$/, '')}: where training ends is not known yet; run longer.` };

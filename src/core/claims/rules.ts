@@ -2,7 +2,7 @@
 // are in rules-twins.ts; computeClaims (index.ts) runs the five.
 
 import { isCF, isGR, isPG, isREV } from './groups';
-import { clearlyMore } from './stats';
+import { clearlyMore, fisherGreater } from './stats';
 import type { AlgorithmTerms } from './terms';
 import { dropsPhrase, joinAnd, largestDropText, movingClause, noRunsReason, ofSeeds, reachedPhrase, stillMoving, stuckPhrase, withoutData, type Fmt, CLAIM_TITLES, plural } from './text';
 import type { AlgorithmEvidence, Claim, ClaimsInput, Verdict } from './types';
@@ -56,15 +56,15 @@ export const allSettled = (algos: readonly AlgorithmTerms[]): boolean => algos.e
  * iterations it was not reached (the claims are about the limit: a finite run can only fail to
  * show them); else undecided (claims 1 and 4b). Algorithms without data make it undecided.
  */
-export function reachVerdict(algos: readonly AlgorithmTerms[], ctx: Ctx, Jstar: number): { verdict: Verdict; reason: string } {
+export function reachVerdict(algos: readonly AlgorithmTerms[], ctx: Ctx, Jstar: number, J = 'J'): { verdict: Verdict; reason: string } {
   const none = withoutData(algos);
   if (none.length) return { verdict: 'undecided', reason: noRunsReason(none) };
-  if (algos.every((a) => a.seeds.length > 0 && a.seeds.every((t) => t.atJstar))) return { verdict: 'observed', reason: `${reachedPhrase(algos)}.` };
+  if (algos.every((a) => a.seeds.length > 0 && a.seeds.every((t) => t.atJstar))) return { verdict: 'observed', reason: `${reachedPhrase(algos, J)}.` };
   const stuck = algos.filter((a) => a.seeds.some((t) => t.stuck));
   if (stuck.length)
     return {
       verdict: 'not observed',
-      reason: `${stuck.map((a) => stuckPhrase(a, ctx.fmt, Jstar, ctx.iterationsDone)).join('; ')} — the claim is about the limit, so a finite run can only fail to show it.`,
+      reason: `${stuck.map((a) => stuckPhrase(a, ctx.fmt, Jstar, ctx.iterationsDone, undefined, J)).join('; ')} — the claim is about the limit, so a finite run can only fail to show it.`,
     };
   return { verdict: 'undecided', reason: stillMoving(algos) ?? 'Undecided.' };
 }
@@ -112,7 +112,11 @@ export function claim2(ctx: Ctx, twins: (a: AlgorithmTerms, field: 'advantage') 
       const ctl = (c: AlgorithmTerms, kind: string) => `${c.label} (${kind === 'advantage' ? 'the same with the exact advantage' : 'reverse-order SeeUPO at the same step'}) had ${dropsPhrase(c, fmt)}`;
       for (const { c, kind } of cs) (extra.pairs as unknown[]).push({ algorithm: x.record.id, control: c.record.id, kind, dropSeeds: [k, n], controlDropSeeds: [c.evidence.seedsWithDrops, c.seeds.length], fewer: fewer.some((f) => f.c === c) });
       if (fewer.length) return { verdict: 'observed', reason: `${head}, while its control ${ctl(fewer[0].c, fewer[0].kind)}: the drops come from GRAE.` };
-      return { verdict: 'undecided', reason: `Undecided: ${head}, but its control ${cs.map(({ c, kind }) => ctl(c, kind)).join(' and ')} — about as many, so the drops cannot be put down to GRAE.` };
+      const p = Math.min(...cs.map(({ c }) => fisherGreater(k, n, c.evidence.seedsWithDrops, c.seeds.length)));
+      return {
+        verdict: 'undecided',
+        reason: `Undecided: ${head}, but its control ${cs.map(({ c, kind }) => ctl(c, kind)).join(' and ')} — not clearly fewer drops (one-sided Fisher test p = ${p.toFixed(2)}, and the shares of seeds differ by less than 0.25), so the drops cannot be put down to GRAE.`,
+      };
     }
     if (allSettled([x])) return { verdict: 'not observed', reason: `${x.label}'s ${J} never dropped in ${n} ${plural(n, 'seed')}, and every seed has settled.` };
     return { verdict: 'undecided', reason: `Undecided: no drop of ${J} so far, but ${movingClause([x]) ?? 'not every seed has settled'}; run longer.` };
@@ -162,15 +166,15 @@ export function claim3(ctx: Ctx): Claim {
     const stuckSeeds = best.c.seeds.filter((t) => best.common.includes(t.seedIndex));
     return make(
       'observed',
-      `${stuckPhrase(best.c, fmt, ctx.objectiveStar, ctx.iterationsDone, stuckSeeds)}, while ${best.r.label}, at the same learning rate ${best.c.lr.value}${normNote(best)}, reached it in ${plural(best.common.length, 'seed')} ${seedList(best.common)}.`,
+      `${stuckPhrase(best.c, fmt, ctx.objectiveStar, ctx.iterationsDone, stuckSeeds, ctx.objectiveName)}, while ${best.r.label}, at the same learning rate ${best.c.lr.value}${normNote(best)}, reached it in ${plural(best.common.length, 'seed')} ${seedList(best.common)}.`,
     );
   }
   const pcf = unique(pairs.map((p) => p.c));
-  if (pcf.every((a) => a.seeds.length > 0 && a.seeds.every((t) => t.atJstar))) return make('not observed', `${reachedPhrase(pcf)}: no critic-free method missed it.`);
+  if (pcf.every((a) => a.seeds.length > 0 && a.seeds.every((t) => t.atJstar))) return make('not observed', `${reachedPhrase(pcf, ctx.objectiveName)}: no critic-free method missed it.`);
   if (allSettled(paired))
     return make(
       'not observed',
-      `Every seed has settled, and in no seed did ${joinAnd(pcf.map((a) => a.label))} stay below J* where ${joinAnd(unique(pairs.map((p) => p.r)).map((a) => a.label))} reached it (at J*: ${joinAnd(paired.map((a) => `${a.label} ${ofSeeds(a.atJstar, a.seeds.length)}`))}); running longer will not change that.`,
+      `Every seed has settled, and in no seed did ${joinAnd(pcf.map((a) => a.label))} stay below ${ctx.objectiveName}* where ${joinAnd(unique(pairs.map((p) => p.r)).map((a) => a.label))} reached it (at ${ctx.objectiveName}*: ${joinAnd(paired.map((a) => `${a.label} ${ofSeeds(a.atJstar, a.seeds.length)}`))}); running longer will not change that.`,
     );
   return make('undecided', stillMoving(paired) ?? 'Undecided.');
 }

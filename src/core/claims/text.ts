@@ -94,7 +94,8 @@ export function movingClause(algos: readonly AlgorithmTerms[]): string | null {
   const all = moving.flatMap((x) => x.moving);
   const verb = moving.length === 1 && moving[0].moving.length === 1 ? 'is' : 'are';
   const probs = all.filter((t) => t.probsMoving).length;
-  const probText = probs ? ` (in ${probs} of them J has flattened but the probability of the optimal token is still changing)` : '';
+  const flat = 'J has flattened but the probability of the optimal token is still changing';
+  const probText = !probs ? '' : all.length === 1 ? ` (its ${flat})` : probs === all.length ? ` (in each, ${flat})` : ` (in ${probs} of them ${flat})`;
   return `${joinAnd(parts)} ${verb} ${movingWord(all)}${probText}`;
 }
 
@@ -109,19 +110,19 @@ export function stillMoving(algos: readonly AlgorithmTerms[]): string | null {
  * "GRPO did not reach J* in 40 iterations in 12/16 seeds: they stopped moving at J 0.30 ± 0.00
  * (J* = 1.00)", with the diverged ones named. `iterations`: the run's length so far.
  */
-export function stuckPhrase(a: AlgorithmTerms, fmt: Fmt, Jstar: number, iterations: number, seeds: readonly SeedTerms[] = a.seeds.filter((t) => t.stuck)): string {
+export function stuckPhrase(a: AlgorithmTerms, fmt: Fmt, Jstar: number, iterations: number, seeds: readonly SeedTerms[] = a.seeds.filter((t) => t.stuck), J = 'J'): string {
   const div = seeds.filter((t) => t.diverged).length;
   const finite = seeds.filter((t) => !t.diverged).map((t) => t.final);
   const pieces: string[] = [];
-  if (finite.length) pieces.push(`${finite.length === 1 ? 'it' : 'they'} stopped moving at J ${fmt.interval(finite)}, J* = ${fmt.num(Jstar)}`);
+  if (finite.length) pieces.push(`${finite.length === 1 ? 'it' : 'they'} stopped moving at ${J} ${finite.length === 1 ? fmt.num(finite[0]) : fmt.interval(finite)}, ${J}* = ${fmt.num(Jstar)}`);
   if (div) pieces.push(`${div} of them diverged`);
-  return `${a.label} did not reach J* in ${iterations} ${plural(iterations, 'iteration')} in ${ofSeeds(seeds.length, a.seeds.length)}${pieces.length ? ` (${pieces.join('; ')})` : ''}`;
+  return `${a.label} did not reach ${J}* in ${iterations} ${plural(iterations, 'iteration')} in ${ofSeeds(seeds.length, a.seeds.length)}${pieces.length ? ` (${pieces.join('; ')})` : ''}`;
 }
 
 /** "REINFORCE reached J* in 16/16 seeds (95% interval 0.79–1.00), RLOO in 8/8 seeds (…)" */
-export function reachedPhrase(algos: readonly AlgorithmTerms[]): string {
+export function reachedPhrase(algos: readonly AlgorithmTerms[], J = 'J'): string {
   return algos
-    .map((a, i) => (i === 0 ? `${a.label} reached J* in ${shareText(a.atJstar, a.seeds.length)}` : `${a.label} in ${shareText(a.atJstar, a.seeds.length)}`))
+    .map((a, i) => (i === 0 ? `${a.label} reached ${J}* in ${shareText(a.atJstar, a.seeds.length)}` : `${a.label} in ${shareText(a.atJstar, a.seeds.length)}`))
     .join(', ');
 }
 

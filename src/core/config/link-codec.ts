@@ -57,6 +57,12 @@ export type LinkDecoded =
   | { ok: false; field: string; message: string; future: boolean };
 
 export const EXTRA_KEYS = ['view.metric', 'view.x', 'embed', 'hash', 'by', 'app', 'exact', 'lesson', 'classroom', 'hide'] as const;
+/**
+ * Config switches a link writes as 1 or 0 rather than true or false (`policy.shareContexts=1`);
+ * reading, 1/0 and true/false are both taken there.
+ */
+const FLAG_PATHS = new Set(['policy.shareContexts']);
+
 /** Keys whose value is taken as raw text ("0.1.0" is a version, not a number). */
 const TEXT_KEYS = new Set(['hash', 'by', 'app', 'lesson', 'hide']);
 /** Entries `hide` may list. */
@@ -184,6 +190,7 @@ function encodeParts(state: LinkState): { fragment: string; inflated: number; pa
       else flatten(v, k, pairs);
     }
   }
+  for (const p of pairs) if (FLAG_PATHS.has(p[0]) && (p[1] === 'true' || p[1] === 'false')) p[1] = p[1] === 'true' ? '1' : '0';
   if (state.view.metric !== DEFAULT_VIEW.metric) pairs.push(['view.metric', state.view.metric]);
   if (state.view.x !== DEFAULT_VIEW.x) pairs.push(['view.x', state.view.x]);
   if (state.embed) pairs.push(['embed', '1']);
@@ -321,7 +328,8 @@ function decodeOrThrow(input: string): Extract<LinkDecoded, { ok: true }> {
     for (const k of ['v', 'z']) if (pairs.has(k)) throw new LinkError(k, 'must not appear inside the deflated part');
   }
   const extras: Record<string, unknown> = {};
-  const entries = [...pairs].map(([k, text]) => [k, TEXT_KEYS.has(k) ? text : parseValue(k, text)] as const);
+  const flagValue = (v: unknown) => (v === 1 ? true : v === 0 ? false : v);
+  const entries = [...pairs].map(([k, text]) => [k, TEXT_KEYS.has(k) ? text : FLAG_PATHS.has(k) ? flagValue(parseValue(k, text)) : parseValue(k, text)] as const);
   entries.sort((a, b) => a[0].split('.').length - b[0].split('.').length); // lists before their entries' fields
   const tree: Record<string, unknown> = {};
   for (const [k, value] of entries) {

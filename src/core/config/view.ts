@@ -24,7 +24,7 @@ export const HIDE_PARTS = [
   'controls', 'env', 'policy', 'algorithms',
   'pause', 'step', 'step-turn', 'reset', 'speed',
   'share', 'backend', 'caption', 'verdicts', 'summary', 'explain',
-  'chart-gap', 'chart-metric', 'chart-seeds', 'chart-heatmap',
+  'chart-gap', 'chart-metric', 'chart-seeds', 'chart-heatmap', 'chart-tree',
 ] as const;
 
 /** One entry of `hide`: a part name or a dotted config path (numeric indices and `*` allowed). */

@@ -6,8 +6,9 @@ import { sequenceCount } from '../env/tree';
 // or sampled mode, with every rule (REINFORCE, PPU token or sequence ratios, sequential in any turn
 // order with M, mClip, geomean turn ratios), GRAE/RLOO/GAE advantages (GAE's critic in sampled
 // mode, Q − V in exact mode) with any normalization, per-turn rewards, the turn discount and reward
-// noise, SGD and Adam, epochs and minibatches, several contexts (all or B per batch), scheduled and
-// live learning-rate and clip changes.
+// noise, SGD and Adam, epochs and minibatches, several contexts (all or B per batch), one table
+// shared across contexts (policy.shareContexts), scheduled and live learning-rate and clip changes;
+// it records J_γ where the learners maximize it.
 //
 // The MLP's kernel keeps the logits of every decision node (what sampling, ratios and the exact J
 // read) and one invocation's hidden activations in private memory; it is refused, up front and
@@ -24,8 +25,6 @@ export interface Unsupported {
 
 /** Why the WebGPU executor cannot run `exp`, or null. */
 export function webgpuUnsupported(exp: Experiment): Unsupported | null {
-  if (exp.policy.kind === 'tabular' && exp.policy.shareContexts)
-    return { path: 'policy.shareContexts', message: 'the WebGPU executor does not run a table shared across contexts yet; use executor "cpu" or "auto"' };
   if (exp.policy.kind !== 'mlp') return null;
   const { env } = exp;
   const sequences = env.contexts * sequenceCount(env);

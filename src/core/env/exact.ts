@@ -1,4 +1,5 @@
 import type { Env } from './types';
+import { discountedReturns, usesDiscountedObjective } from './discounted';
 import type { Tree } from './tree';
 
 /**
@@ -98,12 +99,26 @@ export interface PolicyValue {
    * the total return given x; J is their mean. Allocated by evaluatePolicy when absent.
    */
   Jcontext?: Float64Array;
+  /** The discounted return J_γ = E[Σ_t γ^(t−1)·r_t] (docs/math.md, "What is measured"): written only when it is the learners' objective (γ < 1 and per-turn rewards). */
+  Jgamma?: number;
 }
 
 export interface EvalScratch {
   reach: Float64Array; // nodesPerContext
   /** Optional: leaf probabilities P(s | x), contexts · sequences, written when given. */
   leafProb?: Float64Array;
+}
+
+/**
+ * Per context, every sequence's discounted return Σ_t γ^(t−1)·r_t when J_γ is the learners'
+ * objective (γ < 1 and per-turn rewards), else null; computed once per environment, so every
+ * executor that evaluates a policy here records J_γ beside J by the same enumeration.
+ */
+const discountedTables = new WeakMap<Env, Float64Array[] | null>();
+function discountedOf(env: Env): Float64Array[] | null {
+  let d = discountedTables.get(env);
+  if (d === undefined) discountedTables.set(env, (d = usesDiscountedObjective(env) ? discountedReturns(env) : null));
+  return d;
 }
 
 export function makeEvalScratch(tree: Tree): EvalScratch {
@@ -126,16 +141,20 @@ export function evaluatePolicy(
   const { V, N, L, T, nodesPerContext: nodes, offset, sequences: S } = tree;
   const reach = scratch.reach;
   const leaf = scratch.leafProb;
+  const disc = discountedOf(env);
   let J = 0;
+  let Jg = 0;
   let H = 0;
   out.optimalProb.fill(0);
   const C = env.contexts;
   const perContext = C > 1 ? (out.Jcontext?.length === C ? out.Jcontext : (out.Jcontext = new Float64Array(C))) : null;
   for (let x = 0; x < env.contexts; x++) {
     const R = env.returns[x];
+    const D = disc ? disc[x] : null;
     const base = opt.shared ? 0 : x * nodes; // a shared table: every context reads the same probabilities
     reach[0] = 1;
     let jx = 0;
+    let jgx = 0;
     let hx = 0;
     for (let p = 0; p < N; p++) {
       const last = p === N - 1;
@@ -153,6 +172,7 @@ export function evaluatePolicy(
           for (let a = 0; a < V; a++) {
             const pr = r * probs[o + a];
             jx += pr * R[q * V + a];
+            if (D) jgx += pr * D[q * V + a];
             if (leaf) leaf[x * S + q * V + a] = pr;
           }
         } else {
@@ -162,6 +182,7 @@ export function evaluatePolicy(
       }
     }
     J += jx / env.contexts;
+    Jg += jgx / env.contexts;
     if (perContext) perContext[x] = jx;
     H += hx / (N * env.contexts);
     const pth = opt.path[opt.shared ? 0 : x];
@@ -177,6 +198,7 @@ export function evaluatePolicy(
     }
   }
   out.J = J;
+  if (disc) out.Jgamma = Jg;
   out.entropy = H;
   return out;
 }

@@ -33,6 +33,14 @@ export const METRIC_DEFS = [
   { name: 'zeroVarianceGroups', at: 'update', label: 'Zero-variance groups', chart: true, share: true, note: 'Share of groups whose rewards were all equal (no learning signal) in each iteration.' },
   { name: 'gradNorm', at: 'update', label: 'Gradient norm', chart: true, note: 'Norm of the policy gradient in each iteration.' },
   { name: 'wallMs', at: 'update', label: 'Wall time (ms)' },
+  {
+    name: 'Jgamma',
+    at: 'evaluation',
+    label: 'J_γ (discounted return)',
+    axisLabel: 'J_γ',
+    chart: true,
+    note: 'E[Σ_t γ^(t−1)·r_t], the return the learners maximize, at each iteration: recorded only with γ < 1 and per-turn rewards (else it is γ^(T−1)·J).',
+  },
 ] as const satisfies readonly MetricDef[];
 
 type Def = (typeof METRIC_DEFS)[number];
@@ -55,7 +63,7 @@ const nonEmpty = <T>(xs: readonly T[]): readonly [T, ...T[]] => {
 /** The metrics of each update, in the result JSON's and the CSV's order: kl, clipFraction, zeroVarianceGroups, gradNorm, wallMs. */
 export const UPDATE_METRICS = nonEmpty(METRIC_DEFS.filter((d): d is UpdateDef => d.at === 'update').map((d) => d.name));
 
-/** The metric chart's choices, in its picker's order: entropy, kl, clipFraction, zeroVarianceGroups, gradNorm. */
+/** The metric chart's choices, in its picker's order: entropy, kl, clipFraction, zeroVarianceGroups, gradNorm, Jgamma (Jgamma offered only where it is recorded). */
 export const CHART_METRICS = nonEmpty(METRIC_DEFS.filter((d): d is ChartDef => 'chart' in d).map((d) => d.name));
 
 export interface XAxisDef {

@@ -3,6 +3,8 @@ import type { Experiment } from '../config/resolve';
 import type { Mode } from '../options';
 import { CLAIMS_RULES, claimsInputOf, computeClaims, type Claim } from '../claims';
 import { returnRange } from '../env/returns';
+import { discountedOptimum, usesDiscountedObjective } from '../env/discounted';
+import { sharesContexts } from '../config/experiment';
 import { executorTag, resultsHash, type ResultsHash } from '../metrics/results-hash';
 import { expandSlots, type RunSeries } from './series';
 import { UPDATE_METRICS, type UpdateMetric } from '../metrics/names';
@@ -15,6 +17,8 @@ import { APP_VERSION } from '../version';
 export interface RunResult extends Record<UpdateMetric, (number | null)[]> {
   seed: number;
   J: (number | null)[];
+  /** With γ < 1 and per-turn rewards only: the discounted return J_γ, like J (iterations + 1 values; docs/math.md, "What is measured"). */
+  Jgamma?: (number | null)[];
   entropy: (number | null)[];
   optimalTokenProb: (number | null)[][];
   /** Several contexts only: per context x, the exact (or Monte-Carlo) J of context x, like J (iterations + 1 values; J is their mean). */
@@ -33,6 +37,8 @@ export interface RunResult extends Record<UpdateMetric, (number | null)[]> {
 export interface ExperimentResult {
   version: 1;
   Jstar: number;
+  /** With γ < 1 and per-turn rewards only: J_γ*, the optimum of the discounted return (backward induction on the discounted rewards). */
+  JgammaStar?: number;
   appVersion: string;
   executor: RunExecutor;
   backend: string | null;
@@ -71,6 +77,8 @@ export function buildResult(
 ): ExperimentResult {
   // a Monte-Carlo J counts no violations (algorithms.md §7): its drops are sampling noise
   const tol = meta.jIsEstimate ? Infinity : violationTolerance(rewardRange(exp));
+  // J_γ beside J only where it is the learners' objective, so an undiscounted result is unchanged byte for byte
+  const discounted = usesDiscountedObjective(exp.env);
   const algorithms = exp.algorithms.map((a, ai) => {
     const runs = series.filter((s) => s.algoIndex === ai).sort((x, y) => x.seedIndex - y.seedIndex);
     const sum = summarize(runs.map((s) => s.J), Jstar, tol, runs.map((s) => s.diverged));
@@ -79,6 +87,7 @@ export function buildResult(
       runs: runs.map((s): RunResult => {
         const ev = (a: Float64Array) => list(expandSlots(a, s.iterations, s.every));
         const r: Record<string, unknown> = { seed: s.seedIndex, J: list(s.J) };
+        if (discounted) r.Jgamma = s.Jgamma ? list(s.Jgamma) : Array.from(s.J, () => null);
         // several contexts: J of each context beside J (J is their mean)
         if (exp.env.contexts > 1) r.Jcontext = s.Jcontext.map((a) => list(expandSlots(a, s.iterations, s.jcontextEvery)));
         r.entropy = ev(s.entropy);
@@ -94,6 +103,7 @@ export function buildResult(
   return {
     version: 1,
     Jstar,
+    ...(discounted ? { JgammaStar: discountedOptimum(exp.env, sharesContexts(exp.policy)) } : {}),
     appVersion: APP_VERSION,
     executor: meta.executor,
     backend: meta.backend,

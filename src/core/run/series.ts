@@ -165,9 +165,10 @@ export function recordUpdate(s: RunSeries, run: { diverged: number | null }, k: 
   return true;
 }
 
-/** Whether every number of an evaluation is finite (J, entropy, optimal-token probabilities, per-context J). */
-export function evaluationFinite(v: { J: number; entropy: number; optimalProb: ArrayLike<number>; Jcontext?: ArrayLike<number> }): boolean {
+/** Whether every number of an evaluation is finite (J, entropy, optimal-token probabilities, per-context J, J_γ where given). */
+export function evaluationFinite(v: { J: number; entropy: number; optimalProb: ArrayLike<number>; Jcontext?: ArrayLike<number>; Jgamma?: number }): boolean {
   if (!Number.isFinite(v.J) || !Number.isFinite(v.entropy)) return false;
+  if (v.Jgamma !== undefined && !Number.isFinite(v.Jgamma)) return false;
   for (let t = 0; t < v.optimalProb.length; t++) if (!Number.isFinite(v.optimalProb[t])) return false;
   if (v.Jcontext) for (let x = 0; x < v.Jcontext.length; x++) if (!Number.isFinite(v.Jcontext[x])) return false;
   return true;
@@ -176,19 +177,21 @@ export function evaluationFinite(v: { J: number; entropy: number; optimalProb: A
 /**
  * Store an evaluation at iteration k, or mark the run diverged at k when one of its numbers is
  * not finite (markDiverged). `Jcontext` (several contexts): J of each context, stored where the
- * series keeps it.
+ * series keeps it. `Jgamma`: J_γ, stored like J where the series has it (an evaluation without
+ * it leaves NaN there: an executor that does not compute J_γ yet).
  */
 export function recordEvaluation(
   s: RunSeries,
   run: { diverged: number | null },
   k: number,
-  v: { J: number; entropy: number; optimalProb: ArrayLike<number>; Jcontext?: ArrayLike<number> },
+  v: { J: number; entropy: number; optimalProb: ArrayLike<number>; Jcontext?: ArrayLike<number>; Jgamma?: number },
 ): void {
-  if (!evaluationFinite({ J: v.J, entropy: v.entropy, optimalProb: v.optimalProb, Jcontext: s.Jcontext.length > 0 ? v.Jcontext : undefined })) {
+  if (!evaluationFinite({ J: v.J, entropy: v.entropy, optimalProb: v.optimalProb, Jcontext: s.Jcontext.length > 0 ? v.Jcontext : undefined, Jgamma: s.Jgamma ? v.Jgamma : undefined })) {
     markDiverged(s, run, k);
     return;
   }
   s.J[k] = v.J;
+  if (s.Jgamma && v.Jgamma !== undefined) s.Jgamma[k] = v.Jgamma;
   if (s.Jcontext.length > 0 && v.Jcontext) {
     const c = slotOf(k, s.iterations, s.jcontextEvery);
     if (c >= 0) for (let x = 0; x < s.Jcontext.length; x++) s.Jcontext[x][c] = v.Jcontext[x];
@@ -226,6 +229,7 @@ export function truncateSeries(s: RunSeries, upTo: number): RunSeries {
   return {
     ...s,
     J: cut(s.J, n, upTo, 1),
+    ...(s.Jgamma ? { Jgamma: cut(s.Jgamma, n, upTo, 1) } : {}),
     entropy: ev(s.entropy),
     optimalTokenProb: s.optimalTokenProb.map(ev),
     kl: up(s.kl),

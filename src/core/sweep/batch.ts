@@ -37,9 +37,11 @@ const runsOf = (exp: Experiment) => exp.algorithms.length * exp.seedIndices.leng
 
 /**
  * The jobs that compute `cells` (indices into the sweep, in order; `exps[i]` is cell cells[i]
- * resolved). Batches hold at most LIMITS.maxStoredPoints values of J, like one experiment.
+ * resolved). Batches hold at most LIMITS.maxStoredPoints values of J, like one experiment, and
+ * at most `maxRunIterations` runs × iterations (a journalled sweep keeps its batches small, so an
+ * interrupt loses little: cells are journalled as their batch ends).
  */
-export function planJobs(sweep: Pick<Sweep, 'axes'>, cells: number[], exps: Experiment[], values: (cell: number) => unknown[]): Job[] {
+export function planJobs(sweep: Pick<Sweep, 'axes'>, cells: number[], exps: Experiment[], values: (cell: number) => unknown[], maxRunIterations = Infinity): Job[] {
   const jobs: Job[] = [];
   const groups = new Map<string, number[]>();
   cells.forEach((cell, i) => {
@@ -55,16 +57,20 @@ export function planJobs(sweep: Pick<Sweep, 'axes'>, cells: number[], exps: Expe
   for (const members of groups.values()) {
     let chunk: number[] = [];
     let points = 0;
+    let work = 0;
     const flush = () => {
       if (chunk.length) jobs.push(compile(chunk.map((i) => cells[i]!), chunk.map((i) => exps[i]!)));
       chunk = [];
       points = 0;
+      work = 0;
     };
     for (const i of members) {
       const p = runsOf(exps[i]!) * (exps[i]!.iterations + 1);
-      if (chunk.length && points + p > LIMITS.maxStoredPoints) flush();
+      const w = runsOf(exps[i]!) * exps[i]!.iterations;
+      if (chunk.length && (points + p > LIMITS.maxStoredPoints || work + w > maxRunIterations)) flush();
       chunk.push(i);
       points += p;
+      work += w;
     }
     flush();
   }

@@ -16,8 +16,25 @@ export interface Sweep {
   cells: number;
 }
 
+export interface ParseSweepOptions {
+  /**
+   * Which cells to resolve: 'all' (default: a file's every cell, so every shard refuses a bad
+   * value before running anything), a cell index (`sweep --cell K`: that cell only), or 'none'
+   * (the page, which resolves them a slice at a time off the main thread's long tasks: resolveCellsInSlices).
+   */
+  resolve?: 'all' | 'none' | number;
+}
+
+/**
+ * What resolving every cell costs, counted as cells × the base's JSON characters (a resolve
+ * reads the whole base: a 65,536-entry reward table, 4,096 times, is minutes of work).
+ */
+export function validationCost(sweep: Pick<Sweep, 'base' | 'cells'>): number {
+  return sweep.cells * JSON.stringify(sweep.base).length;
+}
+
 /** Validate a sweep document (any JSON value); throws a ConfigError naming the field (exit 2). */
-export function parseSweep(raw: unknown): Sweep {
+export function parseSweep(raw: unknown, opts: ParseSweepOptions = {}): Sweep {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError('', 'the sweep must be a JSON object: {"version": 1, "base": CONFIG, "axes": [...]}');
   checkDepth(raw, 'the sweep');
   const r = sweepSchema.safeParse(raw);
@@ -52,6 +69,18 @@ export function parseSweep(raw: unknown): Sweep {
   if (cells > SWEEP_LIMITS.cells)
     throw new ConfigError('axes', `${axes.map((a) => `${a.path} (${a.values.length} values)`).join(' × ')} make ${cells.toLocaleString('en-US')} cells; the limit is ${SWEEP_LIMITS.cells.toLocaleString('en-US')}: use fewer values`);
   const sweep = { base, axes, paths, cells };
+  const which = opts.resolve ?? 'all';
+  if (typeof which === 'number') {
+    if (Number.isInteger(which) && which >= 0 && which < cells) resolveCell(sweep, which);
+    return sweep;
+  }
+  if (which === 'none') return sweep;
+  const cost = validationCost(sweep);
+  if (cost > SWEEP_LIMITS.validationChars)
+    throw new ConfigError(
+      'axes',
+      `${cells.toLocaleString('en-US')} cells × a base of ${JSON.stringify(base).length.toLocaleString('en-US')} characters = ${cost.toLocaleString('en-US')} characters to check; the limit is ${SWEEP_LIMITS.validationChars.toLocaleString('en-US')}: use fewer values or a smaller base (each cell is the whole base, checked)`,
+    );
   // every cell is checked here, so each shard of a sweep refuses a bad value before any runs
   for (let c = 0; c < cells; c++) resolveCell(sweep, c);
   return sweep;

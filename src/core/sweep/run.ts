@@ -31,6 +31,10 @@ export interface SweepRunOptions {
   onProgress?: (done: number, total: number) => void;
   /** A finished cell (cells finish in job order, not index order). */
   onCell?: (cell: SweepCell) => void;
+  /** At most this many runs × iterations in one batch (batch.ts planJobs); default: no bound. */
+  maxBatchRunIterations?: number;
+  /** Awaited after each job: lets the caller's event loop turn (a signal handler run) when jobs run on this thread. */
+  betweenJobs?: () => Promise<void>;
   /** Checked between jobs: true stops (the promise rejects with "stopped"). */
   stopped?: () => boolean;
 }
@@ -39,7 +43,7 @@ export async function runSweepCells(sweep: Sweep, cells: number[], run: SweepExe
   const exps = cells.map((c) => resolveCell(sweep, c));
   checkSweepWork(sweep, exps, opts.shard);
   const warnings = [...new Set(exps.flatMap((e) => e.warnings))];
-  const jobs = planJobs(sweep, cells, exps, (c) => cellValues(sweep, c));
+  const jobs = planJobs(sweep, cells, exps, (c) => cellValues(sweep, c), opts.maxBatchRunIterations);
   const expOf = new Map(cells.map((c, i) => [c, exps[i]!]));
   const total = exps.reduce((n, e) => n + e.algorithms.length * e.seedIndices.length * e.iterations, 0);
   let done = 0;
@@ -66,6 +70,7 @@ export async function runSweepCells(sweep: Sweep, cells: number[], run: SweepExe
     }
     done += size * job.exp.iterations;
     opts.onProgress?.(done, total);
+    await opts.betweenJobs?.();
   }
   return { cells: out.sort((a, b) => a.index - b.index), warnings };
 }

@@ -15,6 +15,8 @@ export const SWEEP_LIMITS = {
   pathChars: 100,
   /** Characters of a string value. */
   valueChars: 100,
+  /** Cells × the base's JSON characters: the work of resolving every cell (cells.ts validationCost). */
+  validationChars: 2 ** 25,
 } as const;
 
 export type AxisValue = number | string | boolean | null;

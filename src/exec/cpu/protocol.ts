@@ -43,7 +43,7 @@ export function runShard(req: ShardRequest, post: (m: ShardMessage) => void): vo
 export function seriesBuffers(series: RunSeries[]): ArrayBuffer[] {
   const out: ArrayBuffer[] = [];
   for (const s of series) {
-    for (const a of [s.J, s.entropy, s.kl, s.clipFraction, s.zeroVarianceGroups, s.gradNorm, s.wallMs, ...s.optimalTokenProb, ...s.Jcontext]) out.push(a.buffer as ArrayBuffer);
+    for (const a of [s.J, s.entropy, s.kl, s.clipFraction, s.zeroVarianceGroups, s.gradNorm, s.wallMs, ...s.optimalTokenProb, ...s.Jcontext, ...(s.Jgamma ? [s.Jgamma] : [])]) out.push(a.buffer as ArrayBuffer);
   }
   return out;
 }

@@ -7,8 +7,13 @@ import type { Experiment } from '../../core/config/resolve';
 import { makeRunSeries, putUpdate, recordEvaluation, recordUpdate, type RunSeries } from '../../core/run/series';
 import type { RunSpec } from '../../core/run/partition';
 import type { TurnRecord } from '../../core/run/turns';
+import { fedAdvantage, makePrefixValues, optimalPathIds, policyTreeView, type PolicyTreeView, type PrefixValues } from '../../core/env/policy-tree';
+import { softmaxTable } from '../../core/env/exact';
 
 export type { RunSpec };
+
+/** The page draws at most this many runs' trees side by side. */
+export const MAX_WATCHED = 2;
 
 /**
  * Many runs of one experiment laid out together: one Float64Array holds every run's logits,
@@ -22,6 +27,10 @@ export class CpuShard {
   readonly sc: Scratch;
   private readonly m: StepMetrics = { kl: 0, clipFraction: 0, zeroVarianceGroups: 0, gradNorm: 0, finite: true };
   iteration = 0;
+  /** Run positions whose policy tree the page draws (at most MAX_WATCHED), and the context shown. */
+  private watched: number[] = [];
+  private watchContext = 0;
+  private treeScratch: { probs: Float64Array; logZ: Float64Array; values: PrefixValues; fed: Float64Array } | null = null;
 
   /** `every`: the stride at which metrics other than J are stored (series.ts). */
   constructor(
@@ -59,15 +68,19 @@ export class CpuShard {
       records.push(rec);
       if (run.diverged !== null) continue;
       const t0 = performance.now();
+      const watched = turns && this.watched.includes(r);
+      if (watched) rec.trees = [];
       const onTurn = turns
         ? (t: number) => {
             const v = evaluateRun(this.pb, run, this.sc);
             rec.turns.push(t);
             rec.J.push(v.J);
             rec.optimalProb.push(Array.from(v.optimalProb));
+            if (watched) rec.trees!.push(this.treeOf(r, k + 1, t, true));
           }
         : undefined;
       iterate(this.pb, run, this.sc, this.m, onTurn);
+      if (this.watched.includes(r)) this.fedOf(r);
       // any non-finite number of the update or of the evaluation marks the run diverged at k + 1 (iterate.ts)
       const v = recordUpdate(s, run, k, this.m, this.m.finite !== false) ? this.record(run, s, k + 1) : null;
       if (run.diverged === null) putUpdate(s, 'wallMs', k, performance.now() - t0);
@@ -76,10 +89,55 @@ export class CpuShard {
         const ok = run.diverged === null;
         rec.J.push(ok ? v!.J : NaN);
         rec.optimalProb.push(Array.from({ length: this.pb.tree.T }, (_, t) => (ok ? v!.optimalProb[t] : NaN)));
+        if (watched) rec.trees!.push(this.treeOf(r, k + 1, -1));
       }
     }
     this.iteration = k + 1;
     return turns ? records : null;
+  }
+
+  /** Draw the trees of these runs (algorithm index, seed index; those this shard owns) in `context`. */
+  watch(runs: readonly (readonly [number, number])[], context: number): void {
+    this.watched = runs
+      .slice(0, MAX_WATCHED)
+      .map(([a, s]) => this.specs.findIndex((x) => x.algoIndex === a && x.seedIndex === s))
+      .filter((r) => r >= 0);
+    this.watchContext = Math.max(0, Math.min(this.pb.env.contexts - 1, Math.floor(context) || 0));
+    this.fed.clear();
+  }
+
+  /** The watched runs' trees as they stand. */
+  trees(): PolicyTreeView[] {
+    return this.watched.map((r) => this.treeOf(r, this.iteration, null));
+  }
+
+  /** The advantages each watched run was fed in its latest iteration, per edge of the context shown (read from the batch iterate just filled). */
+  private readonly fed = new Map<number, Float64Array>();
+  private fedOf(r: number): Float64Array {
+    const out = this.fed.get(r) ?? new Float64Array(this.pb.tree.nodesPerContext * this.pb.tree.V);
+    this.fed.set(r, fedAdvantage(this.pb.tree, this.watchContext, this.sc.batch, out));
+    return out;
+  }
+
+  private treeOf(r: number, iteration: number, turn: number | null, midIteration = false): PolicyTreeView {
+    const { tree, env, opt } = this.pb;
+    const ts = (this.treeScratch ??= {
+      probs: new Float64Array(this.pb.params),
+      logZ: new Float64Array(this.pb.nodes),
+      values: makePrefixValues(tree),
+      fed: new Float64Array(tree.nodesPerContext * tree.V),
+    });
+    const x = this.watchContext;
+    softmaxTable(this.runs[r].theta, tree.V, ts.probs, ts.logZ);
+    // mid-iteration (a turn step) the batch still holds this run's rollouts: what it was fed now
+    const fed = midIteration ? fedAdvantage(tree, x, this.sc.batch, ts.fed) : (this.fed.get(r) ?? null);
+    const path = optimalPathIds(tree, opt.path[x], opt.optimal, x * tree.nodesPerContext);
+    const s = this.specs[r];
+    return policyTreeView(
+      { tree, returns: env.returns[x], probs: ts.probs, base: x * tree.nodesPerContext * tree.V, path, fed },
+      { algoIndex: s.algoIndex, seedIndex: s.seedIndex, iteration, turn, context: x },
+      ts.values,
+    );
   }
 
   private record(run: RunState, s: RunSeries, k: number) {

@@ -1,16 +1,13 @@
-import { algorithmLr } from '../../core/algo/records';
 import type { Experiment } from '../../core/config/resolve';
-import { evaluatePolicy, softmaxTable } from '../../core/env/exact';
-import { noiseVariance } from '../../core/env/types';
+import { mlpInputSize } from '../../core/config/resolve';
+import { usesDiscountedObjective } from '../../core/env/discounted';
 import { applyScheduled } from '../../core/run/changes';
 import type { RunSpec } from '../../core/run/partition';
 import { makeRunSeries, recordEvaluation, recordUpdate, type RunSeries } from '../../core/run/series';
 import { buildProblem, type Problem } from '../host/problem';
-import { initialTheta } from '../host/state';
-import { initialMlp, mlpNodeLogits, nodeActiveInputs, type MlpShape } from '../host/mlp';
-import { mlpInputSize } from '../../core/config/resolve';
-import { streamKey } from '../../core/rng';
-import { activeInputsAt, adamWords, ALGO, ALGO_WORDS, kernelSource, recordWords, rollouts, scratchWords, thetaWords, turnTableOffsets, workgroupSize, type KernelShape } from './kernel';
+import { kernelSource, workgroupSize } from './kernel';
+import { adamWords, ALGO_WORDS, kernelLayout, packAlgos, recordWords, scratchWords, thetaWords, type KernelShape } from './layout';
+import { initialParameters, packItab, packRunInfo, packTables } from './pack';
 
 // The WebGPU executor's host side: the experiment's tables and every run's logits, Adam moments
 // and scratch in GPU buffers, one compute pipeline, and step(K): K iterations of every run in one
@@ -42,6 +39,7 @@ export class WebGpuShard {
   private staging!: GPUBuffer;
   private thetaBuf!: GPUBuffer;
   private adamBuf!: GPUBuffer;
+  private bindings: GPUBuffer[] = [];
   /**
    * With \`snapshot\`, every read back also brings the runs' logits and Adam state at the end of the
    * dispatch (same mapAsync): what another executor needs to take over if the device is lost.
@@ -78,6 +76,8 @@ export class WebGpuShard {
       perTurn: exp.env.turnRewards !== null,
       workgroup: workgroupSize(specs.length),
       mlp: exp.policy.kind === 'mlp' ? { layers: [mlpInputSize(exp.env), ...exp.policy.hidden, tree.V], activation: exp.policy.activation } : null,
+      shared: this.pb.shared,
+      discounted: usesDiscountedObjective(exp.env),
     };
     this.Jstar = this.pb.opt.Jstar;
     this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex, every));
@@ -90,146 +90,79 @@ export class WebGpuShard {
 
   /** Build the pipeline and upload the tables and the initial logits; records iteration 0 (on the host, in float64). */
   async init(): Promise<void> {
-    const { pb, device, specs } = this;
-    const { tree, env } = pb;
-    const CS = env.contexts * tree.sequences;
-    const ENUM = this.shape.sampled ? 0 : rollouts(this.shape);
-    const P = pb.params;
-    const runs = specs.length;
-    const f32 = (words: number) => words * 4;
-    const storage = (data: ArrayBufferView | number, usage = 0) => {
-      const size = Math.max(16, typeof data === 'number' ? f32(data) : data.byteLength);
-      const b = device.createBuffer({ size: Math.ceil(size / 16) * 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | usage });
-      this.buffers.push(b);
-      if (typeof data !== 'number') device.queue.writeBuffer(b, 0, data as BufferSource);
-      return b;
-    };
-    // tables: the mean return of every sequence, its noise variance, the turn discount, each context's
-    // noise, the terminal mean reward, the per-turn reward tables, and (exact mode) every sequence's
-    // rewards-to-go and mean rewards by turn
-    const turnTables = turnTableOffsets(this.shape);
-    const TERM0 = 2 * CS + tree.T + 2 * env.contexts;
-    const TT0 = TERM0 + CS;
-    const TG0 = TT0 + env.contexts * turnTables.total;
-    const exactTurns = this.shape.perTurn && !this.shape.sampled ? ENUM * tree.T : 0;
-    const tables = new Float32Array(TG0 + 2 * exactTurns);
-    for (let x = 0; x < env.contexts; x++)
-      for (let q = 0; q < tree.sequences; q++) {
-        tables[x * tree.sequences + q] = env.returns[x]![q]!;
-        tables[CS + x * tree.sequences + q] = noiseVariance(env.noise[x]!, env.rewards[x]![q]!);
-      }
-    tables.set(pb.turnDiscount, 2 * CS);
-    for (let x = 0; x < env.contexts; x++) {
-      for (let q = 0; q < tree.sequences; q++) tables[TERM0 + x * tree.sequences + q] = env.rewards[x]![q]!;
-      env.turnRewards?.[x]!.forEach((table, t) => tables.set(table, TT0 + x * turnTables.total + turnTables.offsets[t]!));
-    }
-    if (exactTurns) {
-      tables.set(pb.enumeration!.togo, TG0);
-      tables.set(pb.enumeration!.turnReward, TG0 + exactTurns);
-    }
-    env.noise.forEach((n, x) => {
-      tables[2 * CS + tree.T + 2 * x] = n.kind === 'none' ? 0 : n.kind === 'gaussian' ? 1 : 2;
-      tables[2 * CS + tree.T + 2 * x + 1] = n.kind === 'gaussian' ? n.sigma : 0;
-    });
-    // itab: exact mode's enumeration (nodes, tokens), the optimal actions, the optimal path, (MLP) the nodes' active inputs
-    const active = this.shape.mlp ? nodeActiveInputs(tree, env.contexts) : new Uint32Array(0);
-    const itab = new Uint32Array(activeInputsAt(this.shape) + active.length);
-    itab.set(active, activeInputsAt(this.shape));
-    if (pb.enumeration) {
-      itab.set(pb.enumeration.node, 0);
-      itab.set(pb.enumeration.tok, ENUM * tree.N);
-    }
-    for (let j = 0; j < P; j++) itab[2 * ENUM * tree.N + j] = pb.opt.optimal[j] ? 1 : 0;
-    for (let x = 0; x < env.contexts; x++) itab.set(pb.opt.path[x]!, 2 * ENUM * tree.N + P + x * tree.N);
-    // each run's random numbers: keyed by the seed and seed index, and the algorithm's stream position
-    const runInfo = new Uint32Array(2 * runs);
-    specs.forEach((s, r) => {
-      runInfo[2 * r] = streamKey(this.exp.seed, s.seedIndex);
-      runInfo[2 * r + 1] = streamKey(s.streamIndex ?? s.algoIndex, 0x57e9);
-    });
-    // initial logits (or the MLP's weights) from the host's seeded streams, evaluated here in float64 (iteration 0)
-    const TH = thetaWords(this.shape);
-    const theta64 = new Float64Array(P);
-    const theta = new Float32Array(TH * runs);
-    const mlp: MlpShape | null = this.shape.mlp ? { layers: this.shape.mlp.layers, activation: this.shape.mlp.activation, bias: true } : null;
-    const probs = new Float64Array(P);
-    const logZ = new Float64Array(pb.nodes);
-    const scratch = { reach: new Float64Array(pb.nodes), leafProb: null as Float64Array | null };
-    const value = { J: 0, entropy: 0, optimalProb: new Float64Array(tree.T), Jcontext: undefined as Float64Array | undefined };
-    specs.forEach((s, r) => {
-      if (mlp) {
-        const weights = initialMlp(mlp, this.exp.seed, s.seedIndex, this.exp.policy.initScale);
-        let o = r * TH + P; // the weights after the node logits, in initialMlp's order
-        for (const w of weights) {
-          theta.set(w, o);
-          o += w.length;
-        }
-        mlpNodeLogits(mlp, weights, active, pb.nodes, theta64);
-      } else initialTheta(pb, s.seedIndex, theta64);
-      theta.set(theta64, r * TH);
-      softmaxTable(theta64, tree.V, probs, logZ);
-      const v = evaluatePolicy(env, tree, pb.opt, probs, scratch as never, value as never);
-      recordEvaluation(this.series[r]!, this.diverged[r]!, 0, v);
-    });
+    const { pb, shape, specs } = this;
+    const tables = packTables(pb, shape);
+    const itab = packItab(pb, shape);
+    const theta = initialParameters(pb, shape, specs, (r, v) => recordEvaluation(this.series[r]!, this.diverged[r]!, 0, v));
     if (this.snapshot) {
       this.snapshotTheta = theta.slice();
-      this.snapshotAdam = this.exp.optimizer.kind === 'adam' ? new Float32Array(adamWords(this.shape) * runs) : null;
+      this.snapshotAdam = this.adamOn ? new Float32Array(adamWords(shape) * specs.length) : null;
     }
-    // every buffer within what one binding may hold, or a clear refusal before any is made
-    const limit = device.limits.maxStorageBufferBindingSize;
-    const biggest = Math.max(theta.byteLength, f32(scratchWords(this.shape) * runs), f32(adamWords(this.shape) * runs), f32(recordWords(this.shape) * MAX_K * runs), itab.byteLength, tables.byteLength);
+    this.refuseOversized(theta, tables, itab);
+    this.makeBuffers(tables, itab, theta);
+    await this.makePipeline();
+  }
+
+  private get adamOn(): boolean {
+    return this.exp.optimizer.kind === 'adam';
+  }
+
+  /** Every buffer within what one binding may hold, or a clear refusal before any is made. */
+  private refuseOversized(theta: Float32Array, tables: Float32Array, itab: Uint32Array): void {
+    const runs = this.specs.length;
+    const limit = this.device.limits.maxStorageBufferBindingSize;
+    const words = [scratchWords(this.shape), adamWords(this.shape), recordWords(this.shape) * MAX_K].map((w) => 4 * w * runs);
+    const biggest = Math.max(theta.byteLength, tables.byteLength, itab.byteLength, ...words);
     if (biggest > limit)
       throw new Error(`the WebGPU executor needs a ${(biggest / 2 ** 20).toFixed(1)} MiB buffer for ${runs.toLocaleString('en-US')} runs; this adapter binds at most ${(limit / 2 ** 20).toFixed(0)} MiB: lower seeds or the environment size, or use executor "cpu"`);
-    const tablesBuf = storage(tables);
-    const runInfoBuf = storage(runInfo);
-    const itabBuf = storage(itab);
-    this.algos = storage(ALGO_WORDS * runs);
+  }
+
+  /** A storage buffer (kept for dispose), filled with `data` or of `words` f32 words, 16-byte aligned. */
+  private storage(data: ArrayBufferView | number, usage = 0): GPUBuffer {
+    const size = Math.max(16, typeof data === 'number' ? 4 * data : data.byteLength);
+    const b = this.device.createBuffer({ size: Math.ceil(size / 16) * 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | usage });
+    this.buffers.push(b);
+    if (typeof data !== 'number') this.device.queue.writeBuffer(b, 0, data as BufferSource);
+    return b;
+  }
+
+  /** The kernel's buffers, in binding order (kernel.ts), and the staging buffer of the read backs. */
+  private makeBuffers(tables: Float32Array, itab: Uint32Array, theta: Float32Array): void {
+    const { device, shape } = this;
+    const runs = this.specs.length;
+    const tablesBuf = this.storage(tables);
+    const itabBuf = this.storage(itab);
+    this.algos = this.storage(ALGO_WORDS * runs);
     this.writeAlgos();
-    const thetaBuf = storage(theta, GPUBufferUsage.COPY_SRC);
-    const adam = storage(adamWords(this.shape) * runs, GPUBufferUsage.COPY_SRC);
-    const scr = storage(scratchWords(this.shape) * runs);
-    this.rec = storage(recordWords(this.shape) * MAX_K * runs, GPUBufferUsage.COPY_SRC);
+    this.thetaBuf = this.storage(theta, GPUBufferUsage.COPY_SRC);
+    this.adamBuf = this.storage(adamWords(shape) * runs, GPUBufferUsage.COPY_SRC);
+    const scr = this.storage(scratchWords(shape) * runs);
+    this.rec = this.storage(recordWords(shape) * MAX_K * runs, GPUBufferUsage.COPY_SRC);
     this.params = device.createBuffer({ size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     this.buffers.push(this.params);
-    this.thetaBuf = thetaBuf;
-    this.adamBuf = adam;
-    const snapWords = this.snapshot ? TH * runs + 2 + (this.exp.optimizer.kind === 'adam' ? adamWords(this.shape) * runs : 0) : 0;
+    const runInfo = this.storage(packRunInfo(this.exp.seed, this.specs));
+    this.bindings = [tablesBuf, itabBuf, this.algos, this.thetaBuf, this.adamBuf, scr, this.rec, this.params, runInfo];
+    const snapWords = this.snapshot ? thetaWords(shape) * runs + 2 + (this.adamOn ? adamWords(shape) * runs : 0) : 0;
     this.staging = device.createBuffer({ size: this.rec.size + snapWords * 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     this.buffers.push(this.staging);
+  }
+
+  /** The kernel compiled for this shape (its errors with their lines, if any) and bound to the buffers. */
+  private async makePipeline(): Promise<void> {
+    const { device } = this;
     const module = device.createShaderModule({ code: kernelSource(this.shape) });
     const errors = (await module.getCompilationInfo()).messages.filter((m) => m.type === 'error');
     if (errors.length) throw new Error(`the WebGPU kernel did not compile: ${errors.slice(0, 3).map((m) => `line ${m.lineNum}: ${m.message}`).join('; ')}`);
     this.pipeline = await device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } });
     this.bind = device.createBindGroup({
       layout: this.pipeline.getBindGroupLayout(0),
-      entries: [tablesBuf, itabBuf, this.algos, thetaBuf, adam, scr, this.rec, this.params, runInfoBuf].map((buffer, binding) => ({ binding, resource: { buffer } })),
+      entries: this.bindings.map((buffer, binding) => ({ binding, resource: { buffer } })),
     });
   }
 
   /** Each run's algorithm record as the kernel reads it (after a hot change of the lr or a clip, again). */
   writeAlgos(): void {
-    const w = new Float32Array(ALGO_WORDS * this.specs.length);
-    this.specs.forEach((s, r) => {
-      const a = this.exp.algorithms[s.algoIndex]!;
-      const o = r * ALGO_WORDS;
-      w[o + ALGO.rule] = a.rule === 'reinforce' ? 0 : a.rule === 'ppu' ? 1 : 2;
-      w[o + ALGO.ratioSeq] = a.ratio === 'sequence' ? 1 : 0;
-      w[o + ALGO.order] = a.order === 'reverse' ? 0 : a.order === 'forward' ? 1 : 2;
-      w[o + ALGO.minibatches] = a.minibatches;
-      w[o + ALGO.rloo] = a.advantage === 'rloo' ? 1 : 0;
-      w[o + ALGO.gae] = a.advantage === 'gae' ? 1 : 0;
-      w[o + ALGO.lambda] = a.gaeLambda;
-      w[o + ALGO.criticLr] = a.criticLr ?? -1;
-      w[o + ALGO.norm] = a.normalization === 'none' ? 0 : a.normalization === 'group' ? 1 : 2;
-      w[o + ALGO.mCorr] = a.mCorrection ? 1 : 0;
-      w[o + ALGO.mClip] = a.mClip ?? -1;
-      w[o + ALGO.geo] = a.turnRatio === 'geomean' ? 1 : 0;
-      w[o + ALGO.epochs] = a.epochs;
-      w[o + ALGO.lr] = algorithmLr(a, this.exp.optimizer.lr);
-      w[o + ALGO.clip] = a.clip;
-      w[o + ALGO.adam] = this.exp.optimizer.kind === 'adam' ? 1 : 0;
-    });
-    this.device.queue.writeBuffer(this.algos, 0, w);
+    this.device.queue.writeBuffer(this.algos, 0, packAlgos(this.exp, this.specs.map((s) => s.algoIndex)));
   }
 
   /**
@@ -297,23 +230,50 @@ export class WebGpuShard {
     if (adamBytes) this.snapshotAdam = new Float32Array(this.staging.getMappedRange(adamAt, adamBytes).slice(0));
     this.staging.unmap();
     this.msPerIteration = (performance.now() - t0) / K;
+    this.recordDispatch(out, start, K);
+    this.iteration = start + K;
+    return K;
+  }
+
+  /** The K records of every run read back, into the runs' series (a run stops at its first non-finite number). */
+  private recordDispatch(out: Float32Array, start: number, K: number): void {
+    const { at, total: REC } = kernelLayout(this.shape).record;
     const T = this.pb.tree.T;
     const C = this.exp.env.contexts;
-    for (let r = 0; r < runs; r++) {
+    for (let r = 0; r < this.specs.length; r++) {
       const run = this.diverged[r]!;
       const s = this.series[r]!;
       for (let it = 0; it < K; it++) {
         if (run.diverged !== null) break;
         const o = (r * K + it) * REC;
         const kk = start + it;
-        const u = { kl: out[o]!, clipFraction: out[o + 1]!, zeroVarianceGroups: out[o + 2]!, gradNorm: out[o + 3]! };
+        const u = { kl: out[o + at.R_KL!]!, clipFraction: out[o + at.R_CLIP!]!, zeroVarianceGroups: out[o + at.R_ZERO!]!, gradNorm: out[o + at.R_GNORM!]! };
         if (!recordUpdate(s, run, kk, u)) break;
-        const v = { J: out[o + 4]!, entropy: out[o + 5]!, optimalProb: out.subarray(o + 6, o + 6 + T), Jcontext: C > 1 ? out.subarray(o + 6 + T, o + 6 + T + C) : undefined };
+        const v = {
+          J: out[o + at.R_J!]!,
+          entropy: out[o + at.R_H!]!,
+          optimalProb: out.subarray(o + at.R_POPT!, o + at.R_POPT! + T),
+          Jcontext: C > 1 ? out.subarray(o + at.R_JCTX!, o + at.R_JCTX! + C) : undefined,
+          Jgamma: this.shape.discounted ? out[o + at.R_JG!]! : undefined,
+        };
         recordEvaluation(s, run, kk + 1, v);
       }
     }
-    this.iteration = start + K;
-    return K;
+  }
+
+  /**
+   * Run r's table of logits and Adam state (m, v, step counts per turn) in the last snapshot, cut
+   * where the layout puts them: what the CPU executor takes over after a lost device. Tabular only.
+   */
+  runSnapshot(r: number): { logits: Float32Array; adam: { m: Float32Array; v: Float32Array; steps: Float32Array } | null } {
+    const lay = kernelLayout(this.shape);
+    const th = r * lay.theta.total;
+    const logits = this.snapshotTheta!.subarray(th + lay.theta.at.TH_LOGITS!, th + lay.theta.at.TH_W!);
+    const a = this.snapshotAdam;
+    if (!a) return { logits, adam: null };
+    const o = r * lay.adam.total;
+    const { AD_M, AD_V, AD_K } = lay.adam.at;
+    return { logits, adam: { m: a.subarray(o + AD_M!, o + AD_V!), v: a.subarray(o + AD_V!, o + AD_K!), steps: a.subarray(o + AD_K!, o + lay.adam.total) } };
   }
 
   /** Destroy every GPU buffer (the device is the caller's). */

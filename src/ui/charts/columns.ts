@@ -42,6 +42,7 @@ function cacheFor(plan: Plan, live: Live): ColumnCache {
 function valueOf(r: RunSeries | undefined, field: Field, i: number): number {
   if (r === undefined) return NaN;
   if (field === 'J') return i < r.J.length ? r.J[i] : NaN;
+  if (field === 'Jgamma') return r.Jgamma && i < r.Jgamma.length ? r.Jgamma[i] : NaN; // stored like J, at every iteration
   const last = typeof field === 'number' || METRIC[field].at === 'evaluation' ? r.iterations : r.iterations - 1;
   if (i > last) return NaN;
   const arr = typeof field === 'number' ? r.optimalTokenProb[field] : r[field];

@@ -70,6 +70,18 @@ function Parts({ parts }: { parts: ClaimPart[] }) {
   );
 }
 
+/**
+ * Claim 4's part (c), "order matters", beside claim 4's row: a verdict of its own (docs/claims.md),
+ * never folded into claim 4's, which is the guarantee (a and b).
+ */
+function OrderVerdict({ part }: { part: ClaimPart }) {
+  return (
+    <p className="verdict-reason verdict-4c" data-testid="verdict-claim-4c" data-verdict={verdictWord(part.verdict)}>
+      <span className="verdict-part-name">(c) order matters:</span> <VerdictBadge verdict={part.verdict} /> {part.reason.replace(/^(Not testable here|Undecided): /, '')}
+    </p>
+  );
+}
+
 /** The numbers a verdict was decided on: per algorithm seeds, at J*, stuck, drops, t95, final J ± interval; and what the claim compared. */
 function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
   const d = jDecimals(plan.rewardRange[1] - plan.rewardRange[0]);
@@ -78,7 +90,12 @@ function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
   const rev = c.claim === 2 && Array.isArray(c.evidence.controls) ? (c.evidence.controls as Claim['evidence']['algorithms']) : [];
   const rows = [...c.evidence.algorithms.map((e) => ({ e, rev: false })), ...rev.map((e) => ({ e, rev: true }))];
   const seeds = c.claim === 3 && Array.isArray(c.evidence.seedIndices) ? (c.evidence.seedIndices as number[]) : null;
-  const pairs = c.claim === 5 && Array.isArray(c.evidence.pairs) ? (c.evidence.pairs as { group: string; other: string; values: string[]; verdict: string; shareDiff: number; meanDiff: number | null }[]) : [];
+  type Cmp = { differ: boolean; shareDiff: number; meanDiff: number | null };
+  const pairs =
+    c.claim === 5 && Array.isArray(c.evidence.pairs)
+      ? (c.evidence.pairs as { group: string; batch: string; groupVsBatch: Cmp; batchVsNone: (Cmp & { none: string })[]; verdict?: string }[])
+      : [];
+  const cmp = (x: Cmp) => `shares at J* differ by ${x.shareDiff.toFixed(2)}, mean final J by ${x.meanDiff === null ? 'n/a' : num(x.meanDiff)} (${x.differ ? 'apart' : 'the same place'})`;
   const h = highlightOf(c);
   const names = h.algorithms.map((id) => line(id)?.label ?? id);
   return (
@@ -133,9 +150,10 @@ function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
       {pairs.length > 0 && (
         <ul className="evidence-extra">
           {pairs.map((p) => (
-            <li key={`${p.group}-${p.other}`}>
-              {line(p.group)?.label ?? p.group} (group) vs {line(p.other)?.label ?? p.other} ({p.values[1]}): shares at J* differ by {p.shareDiff.toFixed(2)}, mean final J by{' '}
-              {p.meanDiff === null ? 'n/a' : num(p.meanDiff)} — {p.verdict}
+            <li key={`${p.group}-${p.batch}`}>
+              {line(p.group)?.label ?? p.group} (group) vs {line(p.batch)?.label ?? p.batch} (batch): {cmp(p.groupVsBatch)}
+              {p.batchVsNone.map((n) => `; batch vs ${line(n.none)?.label ?? n.none} (none): ${cmp(n)}`).join('')}
+              {p.verdict ? ` — ${p.verdict}` : ' — undecided'}
             </li>
           ))}
         </ul>
@@ -220,6 +238,7 @@ export function VerdictPanel({ large = false }: { large?: boolean }) {
         <p className="verdict-reason" data-testid={`claim-${n}`} data-verdict={c.verdict}>
           {reasonOf(c)}
         </p>
+        {n === 4 && c.parts?.[2] ? <OrderVerdict part={c.parts[2]} /> : null}
         {on && <Evidence c={c} plan={plan} />}
       </li>
     );

@@ -127,6 +127,11 @@ export function policyControls(draft: Draft): ControlDef[] {
     ctl({ path: 'policy.initScale', label: 'Init scale', kind: 'number', spec: LIMITS.initScale, optional: true, fallback: mlp ? 1 : 0,
       help: mlp ? 'Scale of the seeded Glorot initialization of the MLP (default 1).' : 'Std of seeded normal initial logits; 0 (default) starts uniform.' }),
   );
+  if (!mlp)
+    defs.push(
+      ctl({ path: 'policy.shareContexts', label: 'Share the table across prompts', kind: 'bool', optional: true, fallback: false,
+        help: 'One table of logits for every context: the policy cannot see the prompt, J* is the best of the context-weighted mean reward table, and group normalization lets every prompt pull the shared logits equally (claim 5). Needs at least 2 contexts; the WebGPU executor does not run it.' }),
+    );
   return defs;
 }
 

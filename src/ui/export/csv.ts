@@ -1,6 +1,7 @@
 import { jcontextStride, slotOf, storageStride, storedUpTo, type RunSeries } from '../../core/run/series';
 import { METRIC, UPDATE_METRICS } from '../../core/metrics/names';
 import { runSlot } from '../../core/run/partition';
+import { usesDiscountedObjective } from '../../core/env/discounted';
 import type { Live } from '../live';
 import type { Plan } from '../plan';
 
@@ -14,7 +15,8 @@ import type { Plan } from '../plan';
 //   (shared/cli-contract.md "Result (JSON)"), so a row and the JSON mean the same thing:
 //   * evaluations, iterations + 1 values: `J`, `entropy` and `optimalTokenProb_turn<t>` (t = 1..T,
 //     the JSON's optimalTokenProb[t − 1]) at iteration k are the policy after k updates (k = 0: before any);
-//     with several contexts also `Jcontext[x]` (x = 0..contexts − 1, the JSON's Jcontext[x]): the J
+//     with γ < 1 and per-turn rewards also `Jgamma` (the discounted return, the JSON's Jgamma) right
+//     after `J`, at every iteration like J; with several contexts also `Jcontext[x]` (x = 0..contexts − 1, the JSON's Jcontext[x]): the J
 //     of context x (J is their mean);
 //   * per-update metrics, iterations values: `kl`, `clipFraction`, `zeroVarianceGroups`, `gradNorm`,
 //     `wallMs` (UPDATE_METRICS) at iteration k belong to the update that takes J[k] to J[k + 1] (the charts draw
@@ -24,8 +26,8 @@ import type { Plan } from '../plan';
 //
 // Only what the page has computed is written: evaluations up to live.iteration, updates up to
 // live.iteration − 1. A diverged run keeps its rows (with empty values), so the row count is
-// algorithms × seeds × ((iteration + 1)·(2 + T + C') + iteration·5) whatever happened (C' = the
-// contexts when there are several, else 0) — except past STORED_POINTS iterations, where the
+// algorithms × seeds × ((iteration + 1)·(2 + T + C' + D) + iteration·5) whatever happened (C' = the
+// contexts when there are several, else 0; D = 1 with Jgamma rows, else 0) — except past STORED_POINTS iterations, where the
 // page keeps metrics other than J only at every k-th iteration (series.ts): those have rows at
 // the iterations kept, J at every iteration (Jcontext: at every iteration unless contexts ·
 // (iterations + 1) · runs passes the stored-points limit, then at its own stride).
@@ -59,7 +61,7 @@ export function csvRowCount(plan: Plan, iteration: number): number {
   const n = plan.exp.iterations;
   const every = storageStride(n);
   const C = contextColumns(plan);
-  const evals = (k + 1) + (1 + plan.exp.env.turns) * storedUpTo(k, n, every) + C * storedUpTo(k, n, jcontextStride(plan.exp));
+  const evals = (k + 1) * (usesDiscountedObjective(plan.exp.env) ? 2 : 1) + (1 + plan.exp.env.turns) * storedUpTo(k, n, every) + C * storedUpTo(k, n, jcontextStride(plan.exp));
   return plan.exp.algorithms.length * plan.exp.seedIndices.length * (evals + storedUpTo(k - 1, n - 1, every) * UPDATE_METRICS.length);
 }
 
@@ -91,6 +93,8 @@ export function resultsCsvChunks(plan: Plan, live: Live | null): string[] {
   const evalNames = evaluationMetricNames(turns).map((m) => `,${csvField(m)},`);
   const updateNames = UPDATE_METRICS.map((m) => `,${csvField(m)},`);
   const C = contextColumns(plan);
+  const discounted = usesDiscountedObjective(exp.env);
+  const jgammaName = `,${csvField(METRIC.Jgamma.name)},`;
   const contextNames = Array.from({ length: C }, (_, x) => `,${csvField(jcontextName(x))},`);
   const jcEvery = live.runs[0]?.jcontextEvery ?? jcontextStride(exp);
   const bySlot = new Map<number, RunSeries>();
@@ -108,6 +112,7 @@ export function resultsCsvChunks(plan: Plan, live: Live | null): string[] {
       for (let k = 0; k <= upTo; k++) {
         const head = prefix + k;
         rows.push(head + evalNames[0] + (run ? cell(run.J[k]) : '') + '\n');
+        if (discounted) rows.push(head + jgammaName + (run?.Jgamma ? cell(run.Jgamma[k]) : '') + '\n');
         const e = slotOf(k, n, every);
         if (e >= 0) {
           rows.push(head + evalNames[1] + (run ? cell(run.entropy[e]) : '') + '\n');

@@ -3,7 +3,7 @@ import { chartPng, chartSvg } from '../../export/chart-image';
 import { chartFileName, download, MIME } from '../../export/download';
 import '../export.css';
 
-export type ChartName = 'return' | 'gap' | 'metric' | 'seeds' | 'heatmap' | 'sweep';
+export type ChartName = 'return' | 'gap' | 'metric' | 'seeds' | 'heatmap' | 'sweep' | 'tree';
 
 const TITLES: Record<ChartName, string> = {
   return: 'mean return chart',
@@ -12,6 +12,7 @@ const TITLES: Record<ChartName, string> = {
   seeds: 'seed charts',
   heatmap: 'credit-by-turn heatmaps',
   sweep: 'sweep maps',
+  tree: 'policy tree',
 };
 
 /** The file's name: the metric chart says which metric it shows. */

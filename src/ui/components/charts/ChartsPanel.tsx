@@ -8,6 +8,7 @@ import { MetricChart } from './MetricChart';
 import { ReturnChart } from './ReturnChart';
 import { SeedMultiples } from './SeedMultiples';
 import { TurnHeatmaps } from './TurnHeatmaps';
+import { PolicyTree } from './PolicyTree';
 import { VerdictPanel } from '../VerdictPanel';
 import { useHidden } from '../../hide';
 import './charts.css';
@@ -108,7 +109,7 @@ export function ChartsPanel({ caption, axisPicker = true }: { caption?: ReactNod
   const mounted = useStaggeredMount(plan !== null);
   const topRef = useRef<HTMLDivElement>(null);
   const height = useChartHeights(topRef, live === null); // the note above the charts goes once a run starts
-  const hide = { verdicts: useHidden('verdicts'), gap: useHidden('chart-gap'), metric: useHidden('chart-metric'), seeds: useHidden('chart-seeds'), heatmap: useHidden('chart-heatmap') };
+  const hide = { verdicts: useHidden('verdicts'), gap: useHidden('chart-gap'), metric: useHidden('chart-metric'), seeds: useHidden('chart-seeds'), heatmap: useHidden('chart-heatmap'), tree: useHidden('chart-tree') };
   if (!plan)
     return (
       <section className="card charts-empty" data-testid="charts-empty">
@@ -132,6 +133,7 @@ export function ChartsPanel({ caption, axisPicker = true }: { caption?: ReactNod
         {!hide.verdicts && <VerdictPanel />}
       </div>
       {caption}
+      {mounted >= 2 && !hide.tree && <PolicyTree />}
       {mounted >= 2 && !(hide.gap && hide.metric) && (
         <div className="charts-pair">
           {!hide.gap && <GapChart height={height.pair} />}

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { effectiveAxis, metricSeries, type MetricPoint } from '../../charts/derive';
 import { METRIC, X_AXIS } from '../../../core/metrics/names';
+import { usesDiscountedObjective } from '../../../core/env/discounted';
 import { METRICS, type MetricName } from '../../live';
 import { setMetric, useApp } from '../../store';
 import { ChartExport } from './ChartExport';
@@ -29,6 +30,9 @@ export const MetricChart = memo(function MetricChart({ height = HEIGHT }: { heig
   const axis = effectiveAxis(plan.exp, xAxis);
   const xTitle = X_AXIS[axis].title;
   const { label, note, share } = METRIC[metric];
+  // J_γ is recorded only where it is the learners' objective (γ < 1 and per-turn rewards): offered there, or when a link asked for it
+  const discounted = usesDiscountedObjective(plan.exp.env);
+  const choices = METRICS.filter((m) => m !== 'Jgamma' || discounted || m === metric);
   const x = { domain: xExtent(series, 0), format: fmtX, title: xTitle };
   const y = share ? { domain: [0, 1] as [number, number], ticks: niceTicks(0, 1, 4) } : zeroBasedDomain(maxValue(series), 4);
   return (
@@ -39,7 +43,7 @@ export const MetricChart = memo(function MetricChart({ height = HEIGHT }: { heig
         <label className="chart-select">
           <span>Metric</span>
           <select data-testid="metric-picker" aria-label="Metric" value={metric} onChange={(e) => setMetric(e.target.value as MetricName)}>
-            {METRICS.map((m) => (
+            {choices.map((m) => (
               <option key={m} value={m}>
                 {METRIC[m].label}
               </option>

@@ -78,7 +78,8 @@ export function Field({ def, onValue, leadingOptions, trailingOptions, emptyValu
       </select>
     );
   } else if (def.kind === 'bool') {
-    input = <input {...common} type="checkbox" checked={value === true} onChange={(e) => commit(e.target.checked)} />;
+    // an optional switch that is off by default leaves the config when unchecked (the link stays short)
+    input = <input {...common} type="checkbox" checked={value === true} onChange={(e) => commit(!e.target.checked && def.optional && def.fallback === false ? undefined : e.target.checked)} />;
   } else {
     const text = editing ?? toText(value);
     input = (

@@ -1,0 +1,93 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { watchProblems } from './helpers';
+
+// classroom=1 on the opening lesson: the policy tree, the return chart, the lesson's verdict and the
+// tour's current step on one screen, every text at least 20 px at 1366×768; Step one turn works there.
+
+const CLASSROOM = '/#v=1&lesson=reverse-escapes-the-exit&classroom=1';
+
+async function onScreen(page: Page, locator: Locator, what: string): Promise<void> {
+  const box = await locator.boundingBox();
+  const vp = page.viewportSize()!;
+  expect(box, `${what} has a box`).not.toBeNull();
+  expect(box!.y, `${what}: top inside the screen`).toBeGreaterThanOrEqual(0);
+  expect(box!.y + box!.height, `${what}: bottom inside the screen`).toBeLessThanOrEqual(vp.height + 1);
+  expect(box!.x, `${what}: left inside the screen`).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width, `${what}: right inside the screen`).toBeLessThanOrEqual(vp.width + 1);
+}
+
+/** Every visible element of the classroom with text of its own, and its computed font size, below `min`. */
+function smallText(page: Page, min: number) {
+  return page.getByTestId('classroom').evaluate((root, limit) => {
+    const out: string[] = [];
+    const all = [root, ...Array.from(root.querySelectorAll('*'))];
+    for (const el of all) {
+      const own = Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim() !== '');
+      if (!own || el.closest('title, [hidden], .sr-only, .visually-hidden')) continue;
+      const r = el.getBoundingClientRect();
+      const st = getComputedStyle(el);
+      if (r.width === 0 || r.height === 0 || st.visibility === 'hidden' || st.display === 'none') continue;
+      const size = parseFloat(st.fontSize);
+      if (size < limit) out.push(`${el.tagName.toLowerCase()}.${(el.getAttribute('class') ?? '').split(' ')[0]} ${size}px "${(el.textContent ?? '').trim().slice(0, 30)}"`);
+    }
+    return out;
+  }, min);
+}
+
+for (const [w, h] of [[1366, 768], [1920, 1080]] as const) {
+  test(`${w}×${h}: tree, return chart, lesson verdict and tour step on one screen${w === 1366 ? ', text ≥ 20 px' : ''}`, async ({ page }) => {
+    const problems = watchProblems(page);
+    await page.setViewportSize({ width: w, height: h });
+    await page.goto(CLASSROOM);
+    await expect(page.getByTestId('tour-step')).toBeVisible(); // the tour starts by itself
+    await page.getByTestId('step').click();
+    const seeupo = page.locator('[data-testid="policy-tree"][data-algorithm="seeupo"]');
+    await expect(seeupo).toHaveAttribute('data-iteration', '1');
+    await expect(page.getByTestId('chart-return')).toHaveAttribute('data-upto', '1');
+    await expect.poll(() => page.evaluate(() => scrollY)).toBe(0);
+    await onScreen(page, page.getByTestId('chart-tree'), 'the policy tree');
+    for (const t of await page.getByTestId('policy-tree').all()) await onScreen(page, t, 'a tree');
+    await onScreen(page, page.getByTestId('chart-return'), 'the return chart');
+    await onScreen(page, page.getByTestId('verdict-claim-3'), 'the lesson’s verdict');
+    await onScreen(page, page.getByTestId('tour-step'), 'the tour step');
+    await page.screenshot({ path: `docs/screenshots/classroom-${w}x${h}.png` });
+    if (w === 1366) {
+      // the parts the issue names, then every text of the layout
+      for (const sel of ['.plot text', '.chart-legend .legend-entry', '.verdict-reason', '.tree-svg text']) {
+        const sizes = await page.getByTestId('classroom').locator(sel).evaluateAll((els) => els.map((e) => parseFloat(getComputedStyle(e).fontSize)));
+        expect(sizes.length, `${sel} present`).toBeGreaterThan(0);
+        expect(Math.min(...sizes), `${sel} font size`).toBeGreaterThanOrEqual(20);
+      }
+      expect(await smallText(page, 20)).toEqual([]);
+    }
+    expect(problems).toEqual([]);
+  });
+}
+
+test('1366×768: Step one turn works in the classroom with the tree', async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(CLASSROOM);
+  const seeupo = page.locator('[data-testid="policy-tree"][data-algorithm="seeupo"]');
+  await page.getByTestId('step-turn').click();
+  await expect(seeupo).toHaveAttribute('data-turn-updated', '4');
+  await expect(seeupo.locator('.tree-turn.now')).toHaveText(/5 ◀/);
+  await page.getByTestId('step-turn').click();
+  await expect(seeupo).toHaveAttribute('data-turn-updated', '3');
+  await onScreen(page, page.getByTestId('chart-tree'), 'the policy tree');
+  await page.screenshot({ path: 'docs/screenshots/classroom-turn-step-1366x768.png' });
+});
+
+test('390×844: the classroom stacks the tree, chart, verdicts and tour in one column', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(CLASSROOM);
+  await page.getByTestId('step').click();
+  await expect(page.locator('[data-testid="policy-tree"][data-algorithm="seeupo"]')).toHaveAttribute('data-iteration', '1');
+  const xs = [];
+  for (const id of ['chart-tree', 'chart-return', 'verdicts', 'tour']) {
+    const box = (await page.getByTestId(id).boundingBox())!;
+    expect(box.x + box.width, `${id} fits the width`).toBeLessThanOrEqual(391);
+    xs.push(box.y);
+  }
+  expect([...xs].sort((a, b) => a - b)).toEqual(xs);
+  await page.screenshot({ path: 'docs/screenshots/classroom-390x844.png', fullPage: true });
+});
