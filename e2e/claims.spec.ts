@@ -32,3 +32,34 @@ test('claim verdicts on the page equal the CLI claims for the same link', async 
   await page.getByTestId('verdicts').screenshot({ path: 'test-results/claims-caption.png' });
   expect(problems).toEqual([]);
 });
+
+// Rules version 2 on links where it matters: claim 5 on a table shared by two prompts (group
+// stays put, batch and none reach J*), and claims 2–5 judged on J_γ at γ = 0.5 with per-turn rewards.
+const V2_LINKS = [
+  '/#v=1&mode=exact&iterations=500&seeds=1&env.turns=1&env.vocab=2&env.tokensPerTurn=1&env.contexts=2&env.rewards.0=[1,0]&env.rewards.1=[0,0.5]&policy.kind=tabular&policy.shareContexts=true&optimizer.kind=sgd&optimizer.lr=10&algorithms=[grpo,gb,gn,seeupo]&algorithms.0.epochs=1&algorithms.1.preset=grpo&algorithms.1.normalization=batch&algorithms.1.epochs=1&algorithms.2.preset=grpo&algorithms.2.normalization=none&algorithms.2.epochs=1',
+  '/#v=1&mode=exact&iterations=60&seeds=1&env.turns=2&env.vocab=2&env.tokensPerTurn=1&env.rewards.0=[1,0,0,0]&env.turnRewards.0=[[0,0.6]]&env.gamma=0.5&optimizer.kind=sgd&optimizer.lr=1&algorithms=[ppo-grae,seeupo,seeupo-forward]',
+];
+
+test('rules v2: the page and the CLI agree on every claim and on 4c (shared table, J_γ)', async ({ page }) => {
+  const problems = watchProblems(page);
+  for (const [i, link] of V2_LINKS.entries()) {
+    const out = execFileSync('node', ['bin/seeupo-explorer.js', 'claims', '--link', `http://localhost${link}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const cli = JSON.parse(out) as { claimsRules: number; claims: { claim: number; verdict: string; parts?: { part: string; verdict: string }[] }[] };
+    expect(cli.claimsRules).toBe(2);
+    if (i === 0) expect(cli.claims[4].verdict).toBe('observed'); // the shared table: group normalization moves the end point
+    if (i === 1) expect(cli.claims[1].verdict).toBe('not observed'); // J falls, J_γ does not
+    await page.goto('about:blank');
+    await page.goto(link);
+    // before the first iteration: no verdict but undecided or not testable, 4c included
+    for (const id of ['1', '2', '3', '4', '4c', '5'])
+      await expect(page.getByTestId(`verdict-claim-${id}`), `before a run, claim ${id}`).toHaveAttribute('data-verdict', /^(undecided|not-testable)$/);
+    await runToEnd(page, i === 0 ? 500 : 60);
+    for (let n = 1; n <= 5; n++) {
+      const want = cli.claims.find((c) => c.claim === n)!.verdict;
+      await expect(page.getByTestId(`verdict-claim-${n}`), `link ${i}, claim ${n}`).toHaveAttribute('data-verdict', want.replace(/ /g, '-'));
+    }
+    const c4c = cli.claims[3].parts!.find((p) => p.part === 'c')!.verdict;
+    await expect(page.getByTestId('verdict-claim-4c'), `link ${i}, 4c`).toHaveAttribute('data-verdict', c4c.replace(/ /g, '-'));
+  }
+  expect(problems).toEqual([]);
+});

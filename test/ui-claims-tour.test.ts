@@ -147,9 +147,9 @@ describe('the verdict panel', () => {
     expect(cssString('x\\y')).toBe('"x\\5c y"');
   });
 
-  it('evidence cells: drops in seeds, t95 ∞ (never), final J ± half-width', () => {
+  it('evidence cells: k/N at J* with its interval, drops in seeds with the largest, t95 ∞ (never), final J ± half-width', () => {
     const cells = evidenceCells(ev('grpo'), (v) => v.toFixed(2));
-    expect(cells).toEqual({ seeds: '4', atJstar: '3', stuck: '1', drops: '2 in 1', t95: '∞', finalJ: '0.80 ± 0.30' });
+    expect(cells).toEqual({ seeds: '4', atJstar: '3/4 (0.19–0.99)', stuck: '1', drops: '2 in 1 (largest 0.10, seed 2, iteration 7, KL 0.30)', t95: '∞', finalJ: '0.80 ± 0.30' });
     expect(evidenceCells({ ...ev('x'), finalJ: { mean: 0.3, lo: 0.3, hi: 0.3 }, drops: 0 }, (v) => v.toFixed(2))).toMatchObject({ finalJ: '0.30', drops: '0' });
   });
 

@@ -1,3 +1,4 @@
+import { CLAIMS_RULES } from '../core/claims';
 import { quote } from '../core/config/fields';
 import { cellConfig, parseSweep, type Sweep } from '../core/sweep/cells';
 import { mergeShards, shardCells, textDigest, type SweepCell, type SweepOutput, type SweepShardOutput } from '../core/sweep/document';
@@ -24,7 +25,12 @@ export function parseShard(value: string): { index: number; count: number } {
 }
 
 /** The digest shards and journals carry: the sweep document (base and axes) it was run from. */
-export const sweepDigest = (sweep: Sweep) => textDigest(JSON.stringify({ base: sweep.base, axes: sweep.axes }));
+/**
+ * The digest shards and journals carry: of the sweep (base and axes) and of the claims rules
+ * version its verdicts are decided by, so cells decided by two versions of the rules
+ * (docs/claims.md) are never merged or resumed together.
+ */
+export const sweepDigest = (sweep: Sweep) => textDigest(JSON.stringify({ base: sweep.base, axes: sweep.axes, claimsRules: CLAIMS_RULES }));
 
 /** Runs·iterations of a journalled sweep's batch (batch.ts planJobs): a few seconds of one thread, the most an interrupt loses. */
 export const JOURNAL_BATCH_RUN_ITERATIONS = 1 << 18;

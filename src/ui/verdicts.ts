@@ -56,11 +56,15 @@ export function evidenceCells(e: AlgorithmEvidence, num: (v: number) => string):
   const f = e.finalJ;
   let finalJ = 'n/a';
   if (f.mean !== null) finalJ = f.lo !== null && f.hi !== null && f.hi > f.lo ? `${num(f.mean)} ± ${num((f.hi - f.lo) / 2)}` : num(f.mean);
+  const ci = e.atJstarInterval;
+  const d = e.largestDrop;
   return {
     seeds: String(e.seeds),
-    atJstar: String(e.atJstar),
+    // k/N with its 95% Clopper–Pearson interval (docs/claims.md, "Terms")
+    atJstar: ci ? `${e.atJstar}/${e.seeds} (${ci.lo.toFixed(2)}–${ci.hi.toFixed(2)})` : String(e.atJstar),
     stuck: e.diverged ? `${e.stuck} (${e.diverged} diverged)` : String(e.stuck),
-    drops: e.drops === 0 ? '0' : `${e.drops} in ${e.seedsWithDrops}`,
+    // the largest drop with where it happened and the KL of its update
+    drops: e.drops === 0 ? '0' : `${e.drops} in ${e.seedsWithDrops}${d ? ` (largest ${num(d.size)}, seed ${d.seed}, iteration ${d.iteration}${d.kl === null ? '' : `, KL ${d.kl.toPrecision(2)}`})` : ''}`,
     t95: e.t95 === null ? '∞' : String(e.t95),
     finalJ,
   };

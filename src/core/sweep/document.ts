@@ -108,7 +108,7 @@ export function mergeShards(docs: unknown[], names: string[]): SweepOutput {
   const byIndex = new Map<number, number>();
   heads.forEach((s, i) => {
     const name = names[i]!;
-    if (s.shard.sweep !== first.shard.sweep) throw new ConfigError(`${name}: shard.sweep`, `is ${quote(s.shard.sweep, 20)}, but ${names[0]} is of sweep ${quote(first.shard.sweep, 20)}: a shard of another sweep`);
+    if (s.shard.sweep !== first.shard.sweep) throw new ConfigError(`${name}: shard.sweep`, `is ${quote(s.shard.sweep, 20)}, but ${names[0]} is of sweep ${quote(first.shard.sweep, 20)}: a shard of another sweep (or of this one decided by another version of the claims rules)`);
     if (JSON.stringify(s.axes) !== JSON.stringify(first.axes)) throw new ConfigError(`${name}: axes`, `differ from ${names[0]}'s: a shard of another sweep, or an edited one`);
     if (s.shard.count !== first.shard.count) throw new ConfigError(`${name}: shard.count`, `is ${s.shard.count}, but ${names[0]} is one of ${first.shard.count} shards; merge shards of one split`);
     if (byIndex.has(s.shard.index)) throw new ConfigError(`${name}: shard.index`, `shard ${s.shard.index}/${s.shard.count} is given twice (also ${names[byIndex.get(s.shard.index)!]})`);

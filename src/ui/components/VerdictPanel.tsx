@@ -108,9 +108,9 @@ function Evidence({ c, plan }: { c: Claim; plan: Plan }) {
               <tr>
                 <th scope="col">algorithm</th>
                 <th scope="col" title="Seeds (runs) of the algorithm">n</th>
-                <th scope="col" title="Seeds whose final J is within 0.01 of J*">J*</th>
+                <th scope="col" title="Seeds whose final J is within 1% of the reward range of J*, with the 95% Clopper–Pearson interval of the share">J*</th>
                 <th scope="col" title="Seeds stalled below J* (diverged seeds count here)">stuck</th>
-                <th scope="col" title="Drops of J (monotonic-improvement violations), and in how many seeds">drops</th>
+                <th scope="col" title="Drops of J (falls of 0.1% of the reward range or more in one update), in how many seeds, and the largest with its seed, iteration and KL">drops</th>
                 <th scope="col" title="Median over seeds of the first iteration 95% of the way to J* (∞: most seeds never got there)">t95</th>
                 <th scope="col" title="Mean final J over seeds ± half-width of its 95% interval">final J</th>
               </tr>
