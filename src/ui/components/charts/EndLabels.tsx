@@ -20,7 +20,7 @@ export function EndLabels({ f, groups, format }: { f: Frame; groups: readonly Li
             data-testid={g.ids.length > 1 ? 'line-group' : 'line-end-label'}
             data-members={g.ids.join(',')}
             data-count={g.ids.length}
-            x={Math.min(f.x(g.end!.x), f.box.right) - 4}
+            x={Math.min(f.x(g.end!.x), f.box.right) - 24}
             y={ys[i]}
             textAnchor="end"
             fill={g.color}
