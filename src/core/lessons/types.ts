@@ -1,6 +1,6 @@
 import type { Verdict } from '../claims';
 import type { SweepInput } from '../sweep/schema';
-import type { SweepView } from '../sweep/link';
+import type { SweepOutcome } from '../sweep/outcomes';
 import type { Variant } from './variants';
 
 /** One step of a lesson's guided tour: what to look at, and what to press. */
@@ -48,5 +48,5 @@ export interface Lesson {
    * Set when the effect lives only in a narrow band of settings: what the band is (one sentence),
    * and the sweep that shows it (opened in the Sweep view). The title and text say so too.
    */
-  band?: { note: string; sweep: SweepInput; view: SweepView };
+  band?: { note: string; sweep: SweepInput; view: { outcome: SweepOutcome; claim: number } };
 }
