@@ -292,3 +292,16 @@ test('the opening lesson: eight identical curves at the exit are labelled as one
   await expect(group).not.toContainText('grpo');
   await page.screenshot({ path: 'test-results/claims-lesson-grouped.png' });
 });
+
+test('a narrow-band lesson says so and links the sweep that shows the band', async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto('/#v=1&lesson=ordinary-steps-the-exit-only-delays');
+  await page.reload();
+  await expect(page.getByTestId('lesson-title')).toContainText('narrow band');
+  await expect(page.getByTestId('lesson-band')).toBeVisible();
+  await page.getByTestId('lesson-sweep').click();
+  await expect(page.getByTestId('sweep-view')).toBeVisible();
+  await expect(page.getByTestId('sweep-axis-0-pick')).toHaveValue('optimizer.lr');
+  await expect(page.getByTestId('sweep-axis-0-values')).toHaveValue(/0\.5, ?0\.8, ?1, ?1\.5, ?2, ?3/);
+  expect(problems).toEqual([]);
+});
