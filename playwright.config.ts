@@ -10,7 +10,11 @@ export default defineConfig({
   testDir: 'e2e',
   workers: 1,
   retries: 0,
-  timeout: 120_000,
+  // Caps, never waits: every assertion waits on the page's state and returns as soon as it holds.
+  // A loaded 2-core machine (two `npm test` at once) makes a first Step take seconds, so an
+  // assertion may wait up to 30 s (Playwright's default is 5 s) and a test up to 4 minutes.
+  timeout: 240_000,
+  expect: { timeout: 30_000 },
   outputDir: 'test-results',
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
   use: {

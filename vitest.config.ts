@@ -1,9 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
+// Two tiers (docs/testing.md): `unit`, every test/**/*.test.ts outside test/integration (seconds
+// each), and `integration`, the tests that spawn the CLI, fuzz for minutes or compare executors
+// end to end. `npx vitest run FILE` runs one file of either; `--project unit` one tier.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     environment: 'node',
-    testTimeout: 60_000,
+    // a cap for a stuck test, not a wait: a test that needs longer on a slow machine says so itself
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/integration/**'] } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
+    ],
   },
 });

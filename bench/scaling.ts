@@ -1,4 +1,4 @@
-// The scaling table of `npm run bench` (issue 6): cost per iteration against turns, tokens per
+// The scaling table of `npm run bench`: cost per iteration against turns, tokens per
 // turn, vocabulary, group size G and seeds, on both executors. Each row starts from the default
 // experiment (9 algorithms × 16 seeds, sampled `lock`, T = 3, V = 3, L = 1, G = 8) and changes
 // one factor. Sizes the `lock` preset does not allow (1 or more than 6 turns, more than one

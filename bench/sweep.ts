@@ -1,4 +1,4 @@
-// The sweep rows of `npm run bench` (issue 18, item 5): the default experiment's 9 algorithms over
+// The sweep rows of `npm run bench`: the default experiment's 9 algorithms over
 // 8 learning rates × 3 normalizations (16 seeds × 200 iterations each: 3,456 runs) as one batched
 // sweep, on one thread and on all, with µs per run-iteration beside the single experiment's
 // (the default experiment, the same threads). SWEEP_BENCH_SEEDS=N runs it with N seeds per cell.

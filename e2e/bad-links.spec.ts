@@ -1,9 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { deflateSync } from 'fflate';
 import { decodeLink, MAX_LINK_CHARS } from '../src/core/config/link-codec';
-import { watchProblems } from './helpers';
+import { watchProblems, RUN_TIMEOUT } from './helpers';
 
-// Bad permalinks (issue 5): each opens in a fresh page load, is refused in the error banner naming
+// Bad permalinks: each opens in a fresh page load, is refused in the error banner naming
 // the bad field, nothing from it runs (script payloads in values, keys and z stay text), the
 // page keeps the default experiment, and after all of them it still runs.
 
@@ -104,7 +104,7 @@ test.describe('bad links', () => {
     await expect(page.getByTestId('run')).toBeEnabled();
     await page.getByTestId('run').click();
     const progress = page.getByTestId('progress');
-    await expect(progress).toHaveAttribute('data-status', /^(done|error)$/, { timeout: 60_000 });
+    await expect(progress).toHaveAttribute('data-status', /^(done|error)$/, { timeout: RUN_TIMEOUT });
     await expect(progress).toHaveAttribute('data-status', 'done');
     await expect(progress).toHaveAttribute('aria-valuenow', '20');
     await expect(page.getByTestId('summary-table').locator('tbody tr[data-algorithm]')).toHaveCount(9);

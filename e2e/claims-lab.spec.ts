@@ -1,9 +1,9 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { watchProblems } from './helpers';
+import { watchProblems, RUN_TIMEOUT } from './helpers';
 import { lessonById } from '../src/core/lessons/lessons';
 import { resolveConfig } from '../src/core/config/resolve';
 
-// The claims lab (issue 14): the Claims view's five cards and their lessons, a lesson run to its
+// The claims lab: the Claims view's five cards and their lessons, a lesson run to its
 // end giving the verdict it declares, lessons by permalink, a guided tour walked from start to
 // end (pressing the actions it asks for), the verdict panel's highlighting, and the classroom
 // layout. Lessons are read from the page (the list grows); preferred ones are used when present.
@@ -168,7 +168,7 @@ test('a guided tour, walked from start to end, pressing the actions it asks for'
         await expect(page.getByTestId(what)).toHaveAttribute('data-tour-target', '');
         await page.getByTestId(what).click();
         if (what === 'run') await waitDone(page);
-        await expect(next).toBeEnabled({ timeout: 30_000 });
+        await expect(next).toBeEnabled({ timeout: RUN_TIMEOUT });
         await expect(page.getByTestId('tour-note')).toContainText(what === 'run' ? 'The run ended' : what === 'step' ? 'Iteration' : 'Turn step');
         if (what === 'step-turn') await expect(page.getByTestId('tour-note')).toContainText(/turn \d was updated (first|second|third|fourth|fifth|last)/);
         if (!shot) {

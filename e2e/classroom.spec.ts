@@ -91,3 +91,38 @@ test('390×844: the classroom stacks the tree, chart, verdicts and tour in one c
   expect([...xs].sort((a, b) => a - b)).toEqual(xs);
   await page.screenshot({ path: 'docs/screenshots/classroom-390x844.png', fullPage: true });
 });
+
+test('1366×768: the tour never points at an empty chart, and its counter counts the presses it asks for', async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto('/#v=1&lesson=reverse-order-turn-by-turn&classroom=1');
+  const step = page.getByTestId('tour-step');
+  await expect(step).toHaveAttribute('data-step', '1');
+  // step 1 is about the per-turn probabilities: the classroom points at the tree, drawn at iteration 0
+  await expect(page.locator('[data-tour-target]')).toHaveAttribute('data-testid', 'chart-tree');
+  await expect(page.locator('[data-testid="policy-tree"]').first()).toHaveAttribute('data-iteration', '0');
+  await expect(page.getByTestId('chart-return')).toHaveAttribute('data-upto', '0');
+  const next = page.getByTestId('tour-next');
+  const press = page.getByTestId('step-turn');
+  await next.click();
+  await press.click();
+  await expect(next).toBeEnabled();
+  await next.click();
+  await press.click();
+  await expect(next).toBeEnabled();
+  await next.click();
+  await expect(step).toHaveAttribute('data-step', '4');
+  const action = page.getByTestId('tour-action');
+  await expect(action).toHaveAttribute('data-left', '3');
+  await expect(action).toContainText('3 more presses');
+  for (const left of [2, 1]) {
+    await press.click();
+    await expect(action).toHaveAttribute('data-left', String(left));
+    await expect(next).toBeDisabled();
+  }
+  await press.click();
+  await expect(next).toBeEnabled();
+  await expect(page.locator('[data-testid="policy-tree"][data-algorithm="seeupo"]')).toHaveAttribute('data-turn-updated', '0');
+  await page.screenshot({ path: 'docs/screenshots/classroom-tour-counter-1366x768.png' });
+  expect(problems).toEqual([]);
+});

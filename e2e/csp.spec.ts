@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { configure, runToEnd, watchProblems } from './helpers';
 
-// Issue 16 class 7: the built page carries a Content-Security-Policy (csp.config.ts), and nothing
+// The built page carries a Content-Security-Policy (csp.config.ts), and nothing
 // the page does breaks it: both executors, every tfjs backend Chromium offers here, the Claims
 // view, and exporting charts as PNG and SVG. Violations are caught three ways: the page's
 // `securitypolicyviolation` events, console errors (page and workers: a worker reports its

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
-import { finalJ, frames, runToEnd, settledProgress, watchProblems } from './helpers';
+import { finalJ, frames, runToEnd, settledProgress, watchProblems, RUN_TIMEOUT } from './helpers';
 
-// The explorer page (issue 4): transport, turn stepping, hot and cold changes, keyboard,
+// The explorer page: transport, turn stepping, hot and cold changes, keyboard,
 // dark mode, bad values, interactivity during a run. Screenshots go to test-results/.
 
 const ALGORITHMS = 9;
@@ -113,7 +113,7 @@ test('keyboard: Space runs and pauses, → steps, Shift+→ steps a turn, R rese
   await status(page, 'idle');
   await page.keyboard.press('Space');
   await expect(progress(page)).toHaveAttribute('data-status', /running|done/);
-  await expect(progress(page)).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+  await expect(progress(page)).toHaveAttribute('data-status', 'done', { timeout: RUN_TIMEOUT });
   await page.keyboard.press('?');
   await expect(page.getByTestId('help')).toBeVisible();
   await page.keyboard.press('Escape');

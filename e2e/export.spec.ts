@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
 import { configure, runToEnd, watchProblems } from './helpers';
 
-// Export (issue "Share and reproduce"): the results as CSV and JSON, every chart as PNG and SVG.
+// Export: the results as CSV and JSON, every chart as PNG and SVG.
 // The files are captured as downloads and checked the way a spreadsheet or an image viewer
 // would read them. Exported images are kept in test-results/ to look at.
 

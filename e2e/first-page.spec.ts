@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { RUN_TIMEOUT } from './helpers';
 
 const TOTAL = 200;
 const ALGORITHMS = 9;
@@ -44,7 +45,7 @@ test('the default experiment runs in Web Workers, streams the chart, and fills t
 
   const t0 = Date.now();
   await page.getByTestId('run').click();
-  await expect(progress).toHaveAttribute('aria-valuenow', String(TOTAL), { timeout: 60_000 });
+  await expect(progress).toHaveAttribute('aria-valuenow', String(TOTAL), { timeout: RUN_TIMEOUT });
   await expect(progress).toContainText(`${TOTAL} / ${TOTAL} iterations`);
   await expect(page.getByTestId('run')).toBeEnabled();
   console.log(`run took ${((Date.now() - t0) / 1000).toFixed(2)} s in the browser`);

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { watchProblems } from './helpers';
 
-// Issue 16 class 6: the page never writes a link it would refuse to open; issue 15: the share
+// The page never writes a link it would refuse to open; the share
 // bar's "Copied" goes once the experiment changes.
 
 const file = (name: string, value: unknown) => ({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(value)) });

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
-import { configure, finalJ, runToEnd, watchProblems } from './helpers';
+import { configure, finalJ, runToEnd, watchProblems, RUN_TIMEOUT } from './helpers';
 
-// Permalinks (issue 5): a copied link with its results hash reopens in a fresh browser context
+// Permalinks: a copied link with its results hash reopens in a fresh browser context
 // and reproduces; the CLI prints the same hash for it; live changes replay; the address follows
 // the experiment (Back/Forward); embed mode; importing config and environment files.
 
@@ -37,7 +37,7 @@ test('Copy link with the results hash → a fresh context reruns it: same curves
   const other = await fresh.newPage();
   const otherProblems = watchProblems(other);
   await other.goto(link);
-  await expect(status(other)).toContainText('reproduced ✓', { timeout: 60_000 });
+  await expect(status(other)).toContainText('reproduced ✓', { timeout: RUN_TIMEOUT });
   expect(await finalJ(other)).toEqual(before);
   await expect(other.getByTestId('field-iterations')).toHaveValue('40');
   await other.screenshot({ path: 'test-results/permalink-reproduced.png' });
@@ -58,7 +58,7 @@ test('a learning-rate change made while the run went is in the link and replays 
   await page.getByTestId('field-optimizer.lr').fill('0.1');
   await expect(page.getByTestId('notice')).toContainText('Applied without restarting');
   await page.getByTestId('speed').fill('6'); // max
-  await expect(page.getByTestId('progress')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+  await expect(page.getByTestId('progress')).toHaveAttribute('data-status', 'done', { timeout: RUN_TIMEOUT });
   const link = await copyLink(page, true);
   expect(link).toMatch(/changes\.0\.at=\d+&changes\.0\.path=optimizer\.lr&changes\.0\.value=0\.1/);
   expect(link).not.toContain('optimizer.lr=0.1'); // the link starts from the original lr
@@ -67,7 +67,7 @@ test('a learning-rate change made while the run went is in the link and replays 
   const fresh = await browser.newContext();
   const other = await fresh.newPage();
   await other.goto(link);
-  await expect(status(other)).toContainText('reproduced ✓', { timeout: 60_000 });
+  await expect(status(other)).toContainText('reproduced ✓', { timeout: RUN_TIMEOUT });
   expect(await finalJ(other)).toEqual(before);
   await fresh.close();
   expect(cliHash(link).digest).toBe(/hash=([0-9a-f]{12})/.exec(link)![1]);

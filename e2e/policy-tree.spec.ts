@@ -84,7 +84,14 @@ test('Step one turn: only that turn’s edges change, turn 5 first and turn 1 la
       else expect(n.prob, `edge ${n.prefix} of turn ${n.turn} while turn ${turn} updates`).toBeCloseTo(old, 12);
     }
     before = now;
-    if (turn === 5) await page.screenshot({ path: 'docs/screenshots/policy-tree-turn5-1366x768.png' });
+    // J moves on the chart and in the table with each turn step, not only in the note
+    const point = page.locator('[data-testid="turn-step-point"][data-algorithm="seeupo"]');
+    await expect(point).toHaveAttribute('data-done', String(6 - turn));
+    const cell = page.locator('tr[data-algorithm="seeupo"] [data-testid="turn-step-j"]');
+    await expect(cell).toHaveAttribute('data-value', (await point.getAttribute('data-j'))!);
+    if (turn === 1) expect(Number(await point.getAttribute('data-j'))).toBeGreaterThan(0.99);
+    if (turn === 4) await seeupo.scrollIntoViewIfNeeded();
+    if (turn === 4) await page.screenshot({ path: 'docs/screenshots/policy-tree-turn4-1366x768.png' });
   }
   await expect(seeupo.locator('.tree-band')).toHaveCount(1);
   expect(problems).toEqual([]);

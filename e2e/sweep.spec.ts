@@ -6,7 +6,7 @@ import { SWEEP_PRESETS } from '../src/core/sweep/presets';
 import { runSweepCellsInNode } from '../src/cli/sweep-run';
 import { finalJ, runToEnd, watchProblems } from './helpers';
 
-// The Sweep view (issue 18, item 3): a preset phase diagram runs in Web Workers and equals what
+// The Sweep view: a preset phase diagram runs in Web Workers and equals what
 // the command line's sweep runner gives for the same document; its link replays it; a cell opens
 // in the explorer as an experiment of its own; cancel stops the workers; a sweep past the work
 // limit is refused up front naming its axes and size; exports save what the maps show.

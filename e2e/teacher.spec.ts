@@ -2,9 +2,9 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { runToEnd, watchProblems } from './helpers';
 
-// Issue 15: the page a teacher uses in front of a class. The first screen at three sizes, the
+// The page a teacher uses in front of a class. The first screen at three sizes, the
 // opening story, the quick switches, algorithm identity, round trips and errors, keyboard, honest
-// counts. Screenshots after Run go to test-results/ (the copies in docs/screenshots/ were looked at and described in the issue note).
+// counts. Screenshots after Run go to test-results/ (the copies in docs/screenshots/ are what the README shows; retake them when the first screen changes).
 
 /** The element lies inside the viewport (no scrolling needed to see it). */
 async function onScreen(page: Page, locator: Locator, screens = 1): Promise<void> {

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { configure, finalJ, frames, runToEnd, settledProgress, watchProblems } from './helpers';
+import { configure, finalJ, frames, runToEnd, settledProgress, watchProblems, RUN_TIMEOUT } from './helpers';
 
 // Runs in Chromium with --enable-unsafe-webgpu: WebGPU is SwiftShader's software adapter here.
 const ITERATIONS = 30;
@@ -100,7 +100,7 @@ test('Pause stops a running tensor-executor run at once; Reset ends its worker',
   await configure(page, { mode: 'exact', seeds: 2, iterations: 500, backend: 'webgl' });
   await page.getByTestId('run').click();
   const progress = page.getByTestId('progress');
-  await expect(progress).not.toHaveAttribute('aria-valuenow', '0', { timeout: 30_000 });
+  await expect(progress).not.toHaveAttribute('aria-valuenow', '0', { timeout: RUN_TIMEOUT });
   await page.getByTestId('pause').click();
   await expect(progress).toHaveAttribute('data-status', 'paused');
   await expect(page.getByTestId('run')).toBeEnabled();

@@ -3,7 +3,7 @@ import { decodeLink } from '../src/core/config/link-codec';
 import { finalJ, runToEnd, watchProblems } from './helpers';
 
 // Per-turn rewards in the custom-table editor and an algorithm's own learning rate: edited in
-// the page, checked cell by cell, carried by the address (cli-contract.md, "Additions").
+// the page, checked cell by cell, carried by the address (docs/cli.md "env").
 
 /** The config the page's address holds now (readable or deflated). */
 function addressConfig(page: Page): Record<string, unknown> {

@@ -6,7 +6,7 @@ import { DEFAULT_VIEW } from '../src/core/config/view';
 import { algorithmColor, PRESET_COLORS, shade } from '../src/ui/palette';
 import { planExperiment } from '../src/ui/plan';
 
-// Issue 15 item 4: an algorithm keeps its identity — a colour from what it is (not its place in
+// An algorithm keeps its identity — a colour from what it is (not its place in
 // the list), a label that says what was edited, and a name the user can give it.
 
 const labels = (algorithms: unknown[]) => resolveConfig({ version: 1, env: { preset: 'lock' }, algorithms }).algorithms.map(algorithmLabel);

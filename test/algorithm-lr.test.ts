@@ -107,7 +107,7 @@ for (const backend of ['cpu', 'wasm'] as const) {
         expect(runsOf(mixed, 1).map((r) => r.J)).toEqual(runsOf(allShared, 1).map((r) => r.J));
         const { diff, where } = maxCurveDiff(await runCpu(config({ optimizer, lr: shared, own: [own] })), mixed);
         expect(diff, where).toBeLessThan(2e-3);
-      }, 30_000);
+      });
     }
     it('sampled, with a scheduled change of optimizer.lr: the algorithm with its own lr is unaffected', async () => {
       const changes = [{ at: 3, path: 'optimizer.lr', value: 0.05 }];
@@ -116,12 +116,12 @@ for (const backend of ['cpu', 'wasm'] as const) {
       const sharedWithChanges = await runTensor(config({ optimizer: 'sgd', lr: 0.5, mode: 'sampled', changes }));
       expect(runsOf(mixed, 0).map((r) => r.J)).toEqual(runsOf(ownNoChanges, 0).map((r) => r.J));
       expect(runsOf(mixed, 1).map((r) => r.J)).toEqual(runsOf(sharedWithChanges, 1).map((r) => r.J));
-    }, 30_000);
+    });
     it("sampled PPO+GAE: the critic follows the algorithm's lr as on the CPU executor", async () => {
       const algorithms = [{ id: 'ppo-gae' }, { id: 'ppo-gae-2', preset: 'ppo-gae' }];
       const mixed = await runTensor(config({ optimizer: 'sgd', lr: 0.5, own: [null, 2], mode: 'sampled', algorithms }));
       const allOwn = await runTensor(config({ optimizer: 'sgd', lr: 2, mode: 'sampled', algorithms }));
       expect(runsOf(mixed, 1).map((r) => r.J)).toEqual(runsOf(allOwn, 1).map((r) => r.J));
-    }, 30_000);
+    });
   });
 }

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// The lanes of docs/architecture.md, checked on the import statements of src/ (issue 17):
+// The lanes of docs/architecture.md, checked on the import statements of src/:
 // no import cycles; src/core imports nothing outside it; the page (src/ui) imports no executor;
 // the workers import nothing of the page; an executor imports no other executor.
 

@@ -110,7 +110,7 @@ describe('captions', () => {
     // the median over {6, ∞, ∞, ∞} is ∞: no "95% of the way" clause
     expect(lines).toEqual([
       'GRPO reached J* (within 0.01) in 1/4 seeds; stuck at J ≈ 0.30 (a reward level of the table) in 3/4 seeds; J* = 1.00.',
-      "Claim 2 (PPO with GRAE can decrease J): not observed — GRPO's J never dropped in 4 seeds, and every seed has settled.",
+      "Claim 2 (PPO with GRAE can decrease J, where PPO with the true advantage would not): not observed — GRPO's J never dropped in 4 seeds, and every seed has settled.",
     ]);
   });
 
@@ -120,7 +120,7 @@ describe('captions', () => {
     expect(lines[0]).toBe(
       'PPO+GRAE reached J* (within 0.01) in 1/5 seeds; stuck at J ≈ 0.51 in 2/5 seeds; stuck at J = 0.70 in 1/5 seeds; still improving at J ≈ 0.70 in 1/5 seeds; J* = 1.00.',
     );
-    expect(lines[1]).toBe('Claim 2 (PPO with GRAE can decrease J): undecided — no drop of J so far, but 1/5 seeds of PPO+GRAE is still improving; run longer.');
+    expect(lines[1]).toBe('Claim 2 (PPO with GRAE can decrease J, where PPO with the true advantage would not): undecided — no drop of J so far, but 1/5 seeds of PPO+GRAE is still improving; run longer.');
   });
 
   it('a finished run whose curves still rise is "still improving", not stalled', () => {
@@ -142,7 +142,7 @@ describe('captions', () => {
     const curve = rising(0.3, 2, 200);
     const early = run(exp, [[curve, curve, curve, curve]], 15);
     expect(early.lines[0]).toBe('So far (iteration 15 of 200): GRPO (its 4 seeds are identical: one curve, as exact mode from a uniform start has no randomness) still improving at J ≈ 0.30 (a reward level of the table) in 4/4 seeds; J* = 1.00.');
-    expect(early.lines[1]).toBe('Claim 2 (PPO with GRAE can decrease J): undecided — no drop of J so far, but 4/4 seeds of GRPO are still improving; run longer.');
+    expect(early.lines[1]).toBe('Claim 2 (PPO with GRAE can decrease J, where PPO with the true advantage would not): undecided — no drop of J so far, but 4/4 seeds of GRPO are still improving; run longer.');
     const { summaries, lines } = run(exp, [[curve, curve, curve, curve]], 40);
     expect(lines[0]).toBe('So far (iteration 40 of 200): GRPO (its 4 seeds are identical: one curve, as exact mode from a uniform start has no randomness) stuck at J ≈ 0.30 (a reward level of the table) in 4/4 seeds; J* = 1.00.');
     const parts = captionParts({ exp, Jstar: JSTAR }, summaries);

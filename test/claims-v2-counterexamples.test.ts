@@ -62,7 +62,7 @@ describe('a needle still climbing is not "stuck" (version 1: "stalled" on J alon
     expect(c1.verdict).toBe('undecided');
     expect(c1.reason).toBe('Undecided: 1/1 seed of REINFORCE is still improving (its J has flattened but the probability of the optimal token is still changing); run longer.');
     expect(c1.evidence.algorithms[0]).toMatchObject({ stuck: 0, settled: 0 });
-  }, 60_000);
+  });
 });
 
 describe('claim 5 on a plain table (version 1: "observed" through step size alone)', () => {
@@ -71,7 +71,7 @@ describe('claim 5 on a plain table (version 1: "observed" through step size alon
     const c5 = (await run(cfg)).claims[4];
     expect(c5.verdict).toBe('not testable');
     expect(c5.reason).toContain('plain table, which shares no parameters across contexts: normalization then only rescales each context');
-  }, 60_000);
+  });
 });
 
 describe('γ = 0.5 with per-turn rewards, on the engine (version 1: claim 2 "observed" on drops of J that were the discount)', () => {
@@ -91,7 +91,7 @@ describe('γ = 0.5 with per-turn rewards, on the engine (version 1: claim 2 "obs
     expect(r.claims[3].parts![0]).toMatchObject({ verdict: 'observed', reason: "SeeUPO's J_γ never dropped in 1 seed." });
     expect(r.claims[3].parts![1].reason).toContain('SeeUPO reached J_γ* in 1/1 seed');
     expect(r.claims[0].verdict).toBe('not testable'); // claim 1 is about γ = 1
-  }, 60_000);
+  });
 });
 
 describe('claim 5 where it can show: one turn, a table shared by two prompts (docs/math.md, "Policies")', () => {

@@ -116,6 +116,21 @@ describe('terms', () => {
     });
   });
 
+  it('evidence lists every drop with the KL of its own update, largest first', () => {
+    // two seeds: drops of 0.01 at iteration 3 (KL 0.31) and of 0.05 at iteration 6 (KL 0.7)
+    const J1 = Array.from({ length: N + 1 }, (_, k) => (k < 3 ? 0.5 : 0.49));
+    const J2 = Array.from({ length: N + 1 }, (_, k) => (k < 6 ? 0.6 : 0.55));
+    const i = input([rec('reinforce')], [[J1, J2]]);
+    (i.runs[0][0] as { kl?: number[] }).kl = Array.from({ length: N }, (_, k) => (k === 2 ? 0.31 : 0.01));
+    (i.runs[0][1] as { kl?: number[] }).kl = Array.from({ length: N }, (_, k) => (k === 5 ? 0.7 : 0.02));
+    const e = claimOf(1, i).evidence.algorithms[0];
+    expect(e.drops).toBe(2);
+    expect(e.dropList).toEqual([
+      { size: expect.closeTo(0.05, 12), seed: 1, iteration: 6, kl: 0.7 },
+      { size: expect.closeTo(0.01, 12), seed: 0, iteration: 3, kl: 0.31 },
+    ]);
+  });
+
   it('evidence: counts, share interval, t95 as the median over seeds, final J interval, largest drop with seed, iteration and KL', () => {
     const i = input([rec('reinforce')], [[reach(10), reach(20), stuck(), rising(), oneDrop()]]);
     (i.runs[0][4] as { kl?: number[] }).kl = Array.from({ length: N }, (_, k) => (k === 2 ? 0.31 : 0.01));
@@ -123,6 +138,7 @@ describe('terms', () => {
     // t95 per seed: 10, 19, never, never, 4 → sorted 4, 10, 19, ∞, ∞ → lower median 19
     expect(e).toMatchObject({ id: 'reinforce', seeds: 5, atJstar: 3, stuck: 1, settled: 4, drops: 1, seedsWithDrops: 1, violations: 1, t95: 19, diverged: 0, lr: 1 });
     expect(e.largestDrop).toEqual({ size: expect.closeTo(0.01, 12), seed: 4, iteration: 3, kl: 0.31 });
+    expect(e.dropList).toEqual([e.largestDrop]);
     expect(e.atJstarInterval!.lo).toBeCloseTo(0.1466, 4); // Clopper–Pearson 3/5: [0.1466, 0.9473]
     expect(e.atJstarInterval!.hi).toBeCloseTo(0.9473, 4);
     expect(e.finalJ.mean).toBeCloseTo((1 + 1 + 0.3 + 0.6 + 1) / 5, 12);

@@ -5,7 +5,7 @@ import { prefixOf, totalReturns } from '../src/core/env/returns';
 import { buildTree } from '../src/core/env/tree';
 import { base, expectRejected, withAlgorithm } from './helpers/config';
 
-// Config additions of cli-contract.md (version 1, backward compatible): env.turnRewards,
+// Config fields added to version 1 (docs/cli.md "The config"), backward compatible: env.turnRewards,
 // algorithms[i].lr, seedIndices, lr up to 1000.
 
 const twoTurn = (over: Record<string, unknown> = {}) => ({

@@ -4,7 +4,7 @@ import { ConfigError } from '../src/core/config/fields';
 import { LIMITS } from '../src/core/config/schema';
 import { base, configError, expectRejected, withAlgorithm } from './helpers/config';
 
-// algorithms.md §4 table, written out by hand. Every other field takes the §3 defaults.
+// docs/math.md "The named algorithms" table, written out by hand. Every other field takes the §3 defaults.
 const COMMON = { clip: 0.2, epochs: 4, minibatches: 1, mClip: null, mCorrection: true, gaeLambda: 0.95 };
 const PRESET_TABLE: Record<string, Record<string, unknown>> = {
   reinforce: { advantage: 'grae', normalization: 'none', rule: 'reinforce' },
@@ -423,7 +423,7 @@ describe('regressions found in review', () => {
 
   // src/core/config/schema.ts algorithmEntrySchema: mClip and criticLr are z.union([z.null(), num(…)]);
   // when both members fail, zod reports an invalid_union issue whose message is "Invalid input",
-  // so the line names the field but not the allowed range (cli-contract.md requires the range).
+  // so the line names the field but not the allowed range (docs/cli.md "Exit codes" requires the range).
   it('mClip out of range states the allowed range', () => {
     expectRejected(withAlgorithm({ id: 'seeupo', mClip: 2 }), 'algorithms[0].mClip', '> 0', '1');
   });
@@ -433,8 +433,8 @@ describe('regressions found in review', () => {
   });
 
   // src/core/config/schema.ts LIMITS.mClip = {min 0, max 1, openMin}: accepts c = 1, but
-  // algorithms.md §4 says mClip c satisfies 0 < c < 1.
-  it('mClip 1 is rejected (algorithms.md §4: 0 < c < 1)', () => {
+  // docs/math.md "Update rules" says mClip c satisfies 0 < c < 1.
+  it('mClip 1 is rejected (update rules: 0 < c < 1)', () => {
     configError(withAlgorithm({ id: 'seeupo', mClip: 1 }));
   });
 

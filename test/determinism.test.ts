@@ -14,7 +14,7 @@ const cfg = {
 
 const curves = (r: Awaited<ReturnType<typeof runOnCpu>>) => r.algorithms.map((a) => a.runs.map((run) => run.J));
 
-describe('determinism (algorithms.md §6)', () => {
+describe('determinism (docs/math.md, randomness and reproducibility)', () => {
   it('the same seed gives the same sampled curves, on one shard or many', async () => {
     const exp = resolveConfig(cfg);
     const one = await runOnCpu(exp, cfg, { threads: 1, launch: inThisThread });

@@ -113,7 +113,7 @@ describe('resultsJson', () => {
   });
 });
 
-describe('Import config reads the page’s own exported JSON (issue 15 item 5)', () => {
+describe('Import config reads the page’s own exported JSON', () => {
   it('round trip: export the result JSON, import it, get the same experiment', async () => {
     const { importConfig } = await import('../src/core/config/import-file');
     const config = { ...CONFIG, executor: 'cpu', changes: [{ at: 1, path: 'optimizer.lr', value: 0.5 }] };

@@ -11,7 +11,7 @@ import { ALGORITHM_IDS } from '../src/core/algo/records';
 import { inputSize } from '../src/exec/tensor/features';
 import { MAX_TABLE_ENTRIES } from '../src/exec/tensor/shard';
 
-// Issue 16, class 2: the size of the network and the Monte-Carlo buffers are part of the up-front
+// The size of the network and the Monte-Carlo buffers are part of the up-front
 // estimate (resolve.ts tensorShape / tensorMemory / tensorWork, LIMITS.maxTensorBytes and
 // maxNetworkWork): an experiment that would run out of memory or run for hours on the tensor
 // executor is refused before it starts, with the field to change and the limit.

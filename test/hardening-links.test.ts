@@ -12,7 +12,7 @@ import { DEFAULT_CONFIG } from '../src/core/config/defaults';
 import { DEFAULT_VIEW } from '../src/core/config/view';
 import { resolveConfig } from '../src/core/config/resolve';
 
-// Issue 16, class 6: the page never writes a link it would refuse. For any accepted config,
+// The page never writes a link it would refuse. For any accepted config,
 // encodeLinkChecked either gives a fragment that opens (within every decoding limit) as the same
 // experiment, or says "too large for a link: use Export config".
 
@@ -57,7 +57,7 @@ function checkInvariant(config: Config): 'link' | 'too large' {
   return 'link';
 }
 
-describe('links the page writes always open (issue 16 class 6)', () => {
+describe('links the page writes always open', () => {
   it('custom environments up to 65,536 entries: a link that opens as the same experiment, or "too large"', () => {
     const seen = { link: 0, 'too large': 0 };
     fc.assert(

@@ -9,7 +9,7 @@ import { buildTree } from '../src/core/env/tree';
 import { planExperiment } from '../src/ui/plan';
 import { returnSeries } from '../src/ui/charts/derive';
 
-// Issue 15 item 7: when every seed gives the same curve (exact mode, uniform start) the page says
+// When every seed gives the same curve (exact mode, uniform start) the page says
 // "one curve", not "over 16 seeds" — decided from the data.
 
 describe('seedsIdentical', () => {

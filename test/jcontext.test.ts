@@ -178,7 +178,7 @@ for (const backend of ['cpu', 'wasm'] as const) {
           r.Jcontext!.forEach((c, x) => c.forEach((v, k) => expect(Math.abs((v as number) - (tensor.algorithms[i].runs[s].Jcontext![x][k] as number))).toBeLessThan(2e-3))),
         ),
       );
-    }, 30_000);
+    });
 
     it('Monte-Carlo J (MLP): a per-context estimate whose mean is J', async () => {
       const config = { ...TWO_PROMPTS, policy: { kind: 'mlp', hidden: [8], activation: 'tanh' }, mode: 'sampled', iterations: 3, seeds: 1, mcSamples: 64, algorithms: [{ id: 'grpo' }] };
@@ -194,6 +194,6 @@ for (const backend of ['cpu', 'wasm'] as const) {
         for (const c of s.Jcontext) expect(Number.isFinite(c[k])).toBe(true);
       }
       expect(s.Jcontext[0][0]).not.toBe(s.Jcontext[1][0]);
-    }, 30_000);
+    });
   });
 }

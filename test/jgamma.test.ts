@@ -124,7 +124,7 @@ describe('J_γ in the result, the exports and the page protocol', () => {
     a.algorithms.forEach((alg, i) =>
       alg.runs.forEach((r, s) => r.Jgamma!.forEach((v, k) => expect(Math.abs(v! - b.algorithms[i].runs[s].Jgamma![k]!)).toBeLessThan(1e-3))),
     );
-  }, 30_000);
+  });
 });
 
 describe('J_γ with a table shared across prompts', () => {

@@ -95,7 +95,7 @@ describe('each lesson, run to its end, gives the verdict it declares', () => {
   }
 });
 
-describe('the opening experiment (issue 15 item 2)', () => {
+describe('the opening experiment', () => {
   it('is a lesson where reverse-order SeeUPO reaches J* and GRPO and forward order do not: claims 3 and 4 observed', async () => {
     const { OPENING_LESSON } = await import('../src/core/lessons/lessons');
     const lesson = lessonById(OPENING_LESSON)!;

@@ -8,9 +8,9 @@ import { DEFAULT_CONFIG } from '../src/core/config/defaults';
 import { resolveConfig } from '../src/core/config/resolve';
 import { DEFAULT_VIEW, type View } from '../src/core/config/view';
 
-// Permalinks (issue 5), by example: the exact text of short links, round trips through
+// Permalinks, by example: the exact text of short links, round trips through
 // resolveConfig, the `z=` form, and every kind of rejection naming its field. The fuzz side is
-// link-fuzz.test.ts.
+// integration/link-fuzz.test.ts.
 
 type Config = Record<string, unknown>;
 

@@ -5,7 +5,7 @@ import { DEFAULT_CONFIG } from '../src/core/config/defaults';
 import { resolveConfig } from '../src/core/config/resolve';
 import { DEFAULT_VIEW } from '../src/core/config/view';
 
-// Permalinks and imported files carry the config additions of cli-contract.md: per-turn rewards
+// Permalinks and imported files carry the config fields of docs/cli.md "The config": per-turn rewards
 // (env.turnRewards), an algorithm's own learning rate (algorithms[i].lr) and seedIndices.
 
 type Config = Record<string, unknown>;
@@ -34,7 +34,7 @@ function roundTrip(config: Config): { link: string; back: Extract<LinkDecoded, {
   return { link, back };
 }
 
-/** T = 2, V = 2, L = 1, one context: 0.5 for a first token 0, then 0.8 for the sequence 1-0 (cli-contract.md). */
+/** T = 2, V = 2, L = 1, one context: 0.5 for a first token 0, then 0.8 for the sequence 1-0 (docs/cli.md "env"). */
 const contractEnv = { turns: 2, vocab: 2, tokensPerTurn: 1, turnRewards: [[[0.5, 0]]], rewards: [[0, 0, 0.8, 0]] };
 
 describe('links carry per-turn rewards, per-algorithm learning rates and seed indices', () => {

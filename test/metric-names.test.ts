@@ -8,7 +8,7 @@ import { evaluationMetricNames, resultsCsv } from '../src/ui/export/csv';
 import { planExperiment } from '../src/ui/plan';
 import { customConfig } from './support/engine';
 
-// Metric names and labels are defined once (src/core/metrics/names.ts, issue 17): the lists the
+// Metric names and labels are defined once (src/core/metrics/names.ts): the lists the
 // result JSON, the CSV, the series and the metric chart use are derived from it, in the orders
 // their outputs were written in before.
 

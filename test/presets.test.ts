@@ -3,7 +3,7 @@ import { resolveConfig } from '../src/core/config/resolve';
 import { ENV_PRESET_NAMES } from '../src/core/env/presets';
 import { expectRejected } from './helpers/config';
 
-// Reward tables written out by hand from the preset descriptions (issue, algorithms.md §1):
+// Reward tables written out by hand from the preset descriptions (docs/math.md "Environments: multi-turn bandits"):
 // one number per token sequence, lexicographic order, first token most significant.
 
 function presetEnv(preset: string, overrides: Record<string, unknown> = {}) {
@@ -15,7 +15,7 @@ const rows = (env: { rewards: Float64Array[] }) => env.rewards.map((r) => Array.
 const z9 = [0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 describe('env presets', () => {
-  it('lists exactly the four presets of the issue', () => {
+  it('lists exactly the four presets: lock, needle, two-prompts, tokens', () => {
     expect([...ENV_PRESET_NAMES].sort()).toEqual(['lock', 'needle', 'tokens', 'two-prompts']);
   });
 

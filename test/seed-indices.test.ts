@@ -91,7 +91,7 @@ for (const backend of ['cpu', 'wasm'] as const) {
           expect(a.runs[0].J, a.id).toEqual(full.algorithms[i].runs[3].J);
           expect(a.runs[0].kl, a.id).toEqual(full.algorithms[i].runs[3].kl);
         });
-      }, 30_000);
+      });
     }
   });
 }

@@ -263,7 +263,7 @@ describe('the tensor executor runs the shared table (one logit table without the
       expect(diff, where).toBeLessThan(2e-3);
       expect(cpu.algorithms[0].runs[0].J[30]! - cpu.algorithms[0].runs[0].J[0]!).toBeGreaterThan(0.01);
     }
-  }, 60_000);
+  });
 });
 
 describe('GAE with a shared table: the critic sees the context', () => {

@@ -13,7 +13,7 @@ import { parseAxisValue, parseAxisValues } from '../src/ui/sweep-actions';
 import { axisValueText, cellTitle, outcomeText, sweepSizeText, timeLeft } from '../src/ui/sweep-text';
 import phaseFixture from './fixtures/sweep/phase-two-prompts.json';
 
-// The Sweep view's pure parts (issue 18, item 3): the link that replays a sweep, the outcome
+// The Sweep view's pure parts: the link that replays a sweep, the outcome
 // list and its colour domain, the CSV, the words of the view, the worker client's bookkeeping.
 
 const alg = (id: string, over: Partial<SweepAlgorithm> = {}): SweepAlgorithm => ({

@@ -11,7 +11,7 @@ import { runShard } from '../src/exec/cpu/protocol';
 import { allRuns } from '../src/core/run/partition';
 import type { RunSeries } from '../src/core/run/series';
 
-// Sweeps (issue 18): the format, the cells, and the batched run whose every number equals the
+// Sweeps: the format, the cells, and the batched run whose every number equals the
 // cell run as an experiment of its own (the CPU executor, in this thread; the CLI tests run the
 // bundled threads and separate processes).
 

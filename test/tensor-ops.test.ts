@@ -6,7 +6,7 @@ import { stepsPerIteration } from '../src/core/run/steps';
 import { TensorShard, type ShardOverrides } from '../src/exec/tensor/shard';
 import { mostMoved, stepAgainstFd, useBackend, type NodeBackend } from './support/tensor';
 
-// What one iteration of the tensor executor costs on the device (issue 6): kernels launched,
+// What one iteration of the tensor executor costs on the device: kernels launched,
 // tensors uploaded from the host, reads back to the host. Behaviour, not timing: the optimizer
 // steps of an iteration go up in one packed upload, so the uploads do not grow with the number of
 // steps; the host reads the log-probability tables and the UI's numbers in one batched read; a
@@ -63,7 +63,7 @@ for (const backend of ['wasm', 'cpu'] as NodeBackend[]) {
           expect(r.reads).toBe(1); // tables, gradient norms and clip statistics together
           expect(r.ops, JSON.stringify(r)).toBeLessThanOrEqual(perStep * r.K + 20);
         }
-      }, 60_000);
+      });
     }
 
     it('Adam too: uploads constant in the steps, one read', async () => {
@@ -71,7 +71,7 @@ for (const backend of ['wasm', 'cpu'] as NodeBackend[]) {
       for (const epochs of [1, 4]) rows.push(await perIteration(config(mlp, [{ id: 'seeupo', epochs }], { kind: 'adam', lr: 0.01 })));
       expect(rows[0].uploads).toBe(rows[1].uploads);
       expect(rows.map((r) => r.reads)).toEqual([1, 1]);
-    }, 60_000);
+    });
 
     for (const policy of [tabular, mlp]) {
       it(`${policy.kind}: a run's numbers do not depend on its shard-mates (bit for bit, sampled, mixed step counts)`, async () => {
@@ -90,7 +90,7 @@ for (const backend of ['wasm', 'cpu'] as NodeBackend[]) {
           expect(Array.from(together[s].gradNorm)).toEqual(Array.from(alone[s].gradNorm));
           expect(Array.from(together[s].clipFraction)).toEqual(Array.from(alone[s].clipFraction));
         }
-      }, 60_000);
+      });
     }
   });
 }
@@ -113,7 +113,7 @@ describe('sampled MLP: the network at every node or at every rollout position gi
       };
       const [a, b] = [await curves('nodes'), await curves('rollouts')];
       a.forEach((curve, r) => curve.forEach((J, k) => expect(Math.abs(J - b[r][k]), `run ${r} iteration ${k}`).toBeLessThan(2e-3)));
-    }, 60_000);
+    });
 });
 
 describe('MLP layouts (first layer transposed, activations kept transposed): exact REINFORCE steps along ∇J', () => {
@@ -139,5 +139,5 @@ describe('MLP layouts (first layer transposed, activations kept transposed): exa
           }
         }
         shard.dispose();
-      }, 30_000);
+      });
 });

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// Tests read well (issue 17): no two tests of a file share a title, so a failure names one test.
+// Tests read well: no two tests of a file share a title, so a failure names one test.
 // Titles written as plain string literals are compared ('…' or "…"); generated ones (template
 // literals in loops) carry their loop values and are left to the runner.
 
@@ -13,7 +13,7 @@ function titles(file: string): string[] {
   return [...text.matchAll(TITLE)].map((m) => m[2]!);
 }
 
-const files = ['test', 'e2e'].flatMap((dir) => readdirSync(dir).filter((f) => /\.(test|spec)\.ts$/.test(f)).map((f) => join(dir, f)));
+const files = ['test', 'test/integration', 'e2e'].flatMap((dir) => readdirSync(dir).filter((f) => /\.(test|spec)\.ts$/.test(f)).map((f) => join(dir, f)));
 
 describe('test titles', () => {
   it('finds the test files and their titles (the scan works)', () => {

@@ -25,7 +25,7 @@ import {
   type TurnEnv,
 } from './support/turn-rewards';
 
-// Per-turn rewards (env.turnRewards, algorithms.md §1, §3, §5): what the learners are fed.
+// Per-turn rewards (env.turnRewards, docs/math.md "Environments: multi-turn bandits", "Advantages", "Exact mode"): what the learners are fed.
 
 const pattern = (n: number, a: number, b: number) => Array.from({ length: n }, (_, s) => ((s * a + b) % 11) / 10);
 const perTurnTables = [
@@ -67,7 +67,7 @@ const wideConfig = (mode: 'exact' | 'sampled', turnRewards?: unknown) => ({
   algorithms: [...named, ...variants],
 });
 
-// ── 1. The hand-worked check of cli-contract.md ────────────────────────────────────────────
+// ── 1. The hand-worked check of docs/cli.md ────────────────────────────────────────────
 // T = 2, V = 2: a first token 0 pays 0.5; the sequence 1-0 pays 0.8 at the end (J* = 0.8).
 // Turn 1 compares 0.5 (token 0) with γ·0.8 (token 1 then the best turn 2): token 1 wins at
 // γ = 1 and γ = 0.7 (0.56 > 0.5), token 0 at γ = 0.5 (0.4 < 0.5), where J settles at 0.5.
@@ -118,7 +118,7 @@ describe('the hand-worked check (T = 2, V = 2, exact REINFORCE, SGD lr 3, 300 it
           const Jb = b.algorithms[0].runs[0].J as number[];
           expect(maxAbsDiff(Ja, Jb)).toBeLessThan(1e-4);
           expect(Math.abs(Jb[300] - target)).toBeLessThan(0.005);
-        }, 30_000);
+        });
       }
     });
   }
@@ -131,7 +131,7 @@ describe('tensor executor (tfjs wasm) with per-turn rewards: every named algorit
       const config = { ...wideConfig(mode, perTurnTables), iterations: 30, algorithms: [...named, { id: 'rloo-batch', preset: 'rloo', normalization: 'batch' }] };
       const { diff, where } = maxCurveDiff(await runCpu(config), await runTensor(config));
       expect(diff, where).toBeLessThan(1e-3);
-    }, 30_000);
+    });
   }
 });
 

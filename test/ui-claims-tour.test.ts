@@ -127,7 +127,7 @@ describe('what just happened, from the numbers', () => {
 describe('the verdict panel', () => {
   const ev = (id: string): AlgorithmEvidence => ({
     id, seeds: 4, atJstar: 3, atJstarInterval: { lo: 0.19, hi: 0.99 }, stuck: 1, settled: 4, drops: 2, seedsWithDrops: 1,
-    largestDrop: { size: 0.1, seed: 2, iteration: 7, kl: 0.3 }, violations: 2, t95: null, finalJ: { mean: 0.8, lo: 0.5, hi: 1.1 }, diverged: 0, lr: 1,
+    largestDrop: { size: 0.1, seed: 2, iteration: 7, kl: 0.3 }, dropList: [{ size: 0.1, seed: 2, iteration: 7, kl: 0.3 }], violations: 2, t95: null, finalJ: { mean: 0.8, lo: 0.5, hi: 1.1 }, diverged: 0, lr: 1,
   });
   const claim = (n: Claim['claim'], evidence: Claim['evidence']): Claim => ({ claim: n, title: '', verdict: 'observed', reason: '', evidence });
 

@@ -1,4 +1,4 @@
-// Advantages (algorithms.md §3.2–3.3): grae / rloo per rollout with none / group / batch
+// Advantages (docs/math.md "Advantages"): grae / rloo per rollout with none / group / batch
 // normalization (unbiased std, ε = 1e-6), the turn discount per token, and GAE with a tabular critic.
 
 import type { Tree } from '../../src/core/env/tree';

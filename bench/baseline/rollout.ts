@@ -1,4 +1,4 @@
-// Sampling a batch (algorithms.md §3.1): B contexts, G rollouts each, token by token from π_old.
+// Sampling a batch (docs/math.md "One iteration"): B contexts, G rollouts each, token by token from π_old.
 
 import type { Env } from '../../src/core/env/types';
 import type { Tree } from '../../src/core/env/tree';

@@ -12,7 +12,7 @@ import { makePrng } from './prng';
 import { sampleBatch } from './rollout';
 import { makeOptimizer, policyGradient, ppuUpdate, reinforceUpdate, sequentialUpdate, type UpdateInput } from './update';
 
-/** Per-iteration metrics of one run (algorithms.md §7), as the CPU executor records them. */
+/** Per-iteration metrics of one run (docs/math.md "What is measured"), as the CPU executor records them. */
 export interface BaselineSeries {
   algoIndex: number;
   seedIndex: number;

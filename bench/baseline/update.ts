@@ -1,4 +1,4 @@
-// Optimizers and update rules (algorithms.md §3.4 and §4), written plainly: a fresh gradient
+// Optimizers and update rules (docs/math.md "Update rules"), written plainly: a fresh gradient
 // table per step, ratios recomputed from the logits for every term.
 
 import type { AlgorithmRecord } from '../../src/core/algo/records';

@@ -2,7 +2,7 @@ import { parseArgs as nodeParseArgs } from 'node:util';
 import { quote } from '../core/config/fields';
 import { InputError } from './errors';
 
-// The command line, parsed strictly (issue 16, class 5): an unknown option (--ouput), an option
+// The command line, parsed strictly: an unknown option (--ouput), an option
 // without its value (--out at the end, or followed by another option), an option given twice, a
 // value given to a switch (--debug=1) or an extra argument is invalid input, exit 2 with one line
 // naming it; never ignored.
@@ -50,7 +50,7 @@ const OPTIONS = {
 type OptionName = keyof typeof OPTIONS;
 
 /** The options each command takes (--help and --debug: every command). */
-const ALLOWED: Record<Command, readonly OptionName[]> = {
+export const ALLOWED: Record<Command, readonly OptionName[]> = {
   run: ['out', 'threads', 'executor', 'backend', 'link', 'debug', 'help'],
   claims: ['out', 'threads', 'executor', 'backend', 'link', 'debug', 'help'],
   advantages: ['debug', 'help'],

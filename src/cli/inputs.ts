@@ -105,7 +105,7 @@ export function parseAdvantagesInput(raw: unknown): AdvantagesInput {
 }
 
 /**
- * The advantages of a valid input, every one a finite number (issue 16, class 5): rewards near
+ * The advantages of a valid input, every one a finite number: rewards near
  * the float64 range overflow the group sums or the squared deviations, which would print nulls
  * (or silently divide by an infinite standard deviation); that is invalid input, exit 2.
  */

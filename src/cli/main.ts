@@ -1,9 +1,8 @@
-import { WEBGPU_IN_NODE } from './webgpu';
 import { availableParallelism } from 'node:os';
 import { ConfigError, quote, safeText } from '../core/config/fields';
 import { resolveConfig } from '../core/config/resolve';
-import { chooseExecutor } from '../core/run/choose';
-import { inThisThread, runOnCpu } from '../exec/cpu/run-experiment';
+import { inThisThread } from '../exec/cpu/run-experiment';
+import { runInNode } from './run-node';
 import { nodeThreadLauncher } from '../exec/cpu/node-pool';
 import { parseArgs, type Args } from './args';
 import type { ExperimentResult } from '../core/run/result';
@@ -13,25 +12,16 @@ import { InputError } from './errors';
 import { advantagesOf, parseAdvantagesInput, readJson } from './inputs';
 import { writeJson } from './write-json';
 import { progressBar } from './progress';
+import { commandHelp, usage } from './usage';
 import { mergeCommand, sweepCommand } from './sweep';
 import { lessonsCommand } from './lessons';
 import { checkOutFile, writeJsonAtomically } from './sweep-out';
 
-const USAGE = `usage:
-  seeupo-explorer run CONFIG.json [--out RESULT.json] [--threads N] [--executor auto|cpu|tensor|webgpu] [--backend wasm|cpu] [--debug]
-  seeupo-explorer run --link 'URL' [same options]   (a permalink from the page; prints the result and its hash)
-  seeupo-explorer claims CONFIG.json|--link 'URL' [same options]   (runs it; prints only the paper's five claims, verdicts with evidence)
-  seeupo-explorer advantages INPUT.json
-  seeupo-explorer sweep SWEEP.json [--shard I/N] [--out FILE [--resume]] [--threads N]   (a grid of experiments, docs/sweeps.md; shard I of N runs cells I, I+N, …)
-  seeupo-explorer sweep SWEEP.json --cell K   (prints cell K's experiment config, to run it on its own)
-  seeupo-explorer merge SHARD.json ... [--out FILE]   (every shard's output → the unsharded sweep's, byte for byte)
-  seeupo-explorer lessons [--out FILE]   (every lesson: its config, declared verdict and the variants it holds under)
-Exit codes: 0 success, 2 invalid input (one line on stderr), 1 any other failure.`;
 
 async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   if (args.help) {
-    await writeOut(USAGE + '\n');
+    await writeOut((args.command ? commandHelp(args.command) : usage()) + '\n');
     return 0;
   }
   const command = args.command;
@@ -55,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
   else if (command === 'lessons') value = lessonsCommand();
   else {
     const result = await runFromArgs(command, args, threads);
-    // `claims` prints only the verdicts (cli-contract.md "Claims in results"); `run` the whole result,
+    // `claims` prints only the verdicts (docs/cli.md "claims"); `run` the whole result,
     // as a stream: the text of a large result is longer than the longest string V8 can make
     value = command === 'claims' ? { claimsRules: result.claimsRules, claims: result.claims } : result;
   }
@@ -86,19 +76,10 @@ async function runFromArgs(command: string, args: Args, threadsFlag: number | un
   }
   const exp = resolveConfig(raw);
   for (const w of exp.warnings) process.stderr.write(`warning: ${safeText(w, 1000)}\n`);
-  const choice = chooseExecutor(exp);
-  if (choice.executor === 'webgpu') throw new ConfigError('executor', WEBGPU_IN_NODE);
   const bar = progressBar(process.stderr, 'running');
-  let result: ExperimentResult;
-  if (choice.executor === 'tensor') {
-    if (threadsFlag !== undefined) process.stderr.write('warning: --threads is ignored by the tensor executor (one thread drives the tfjs backend)\n');
-    const { runTensorInNode } = await import('../exec/tensor/node-run');
-    result = await runTensorInNode(exp, choice.reason, (p) => bar.update(p));
-  } else {
-    const threads = threadsFlag ?? availableParallelism();
-    const launch = threads === 1 ? inThisThread : nodeThreadLauncher(new URL('./cpu-worker.js', import.meta.url));
-    result = await runOnCpu(exp, raw, { threads, launch, onProgress: (p) => bar.update(p) });
-  }
+  const threads = threadsFlag ?? availableParallelism();
+  const launch = threads === 1 ? inThisThread : nodeThreadLauncher(new URL('./cpu-worker.js', import.meta.url));
+  const result = await runInNode(exp, raw, { threads, launch, threadsAsked: threadsFlag !== undefined, onProgress: (p) => bar.update(p) });
   bar.end();
   if (opened) reportHash(opened, result.resultsHash);
   return result;

@@ -1,11 +1,9 @@
-import { ConfigError } from '../core/config/fields';
-import { WEBGPU_IN_NODE } from './webgpu';
 import { partitionRuns } from '../core/run/partition';
 import type { Sweep } from '../core/sweep/cells';
 import type { SweepCell } from '../core/sweep/document';
 import { runSweepCells, type SweepExecutors } from '../core/sweep/run';
-import { chooseExecutor } from '../core/run/choose';
-import { inThisThread, runOnCpu, runShardsOnCpu } from '../exec/cpu/run-experiment';
+import { runInNode } from './run-node';
+import { inThisThread, runShardsOnCpu } from '../exec/cpu/run-experiment';
 import { nodeThreadLauncher } from '../exec/cpu/node-pool';
 
 // The sweep runner of core/sweep/run.ts on Node: a batch's runs dealt round-robin over worker
@@ -26,15 +24,7 @@ export function runSweepCellsInNode(sweep: Sweep, cells: number[], opts: NodeSwe
   const launch = opts.threads === 1 || !opts.workers ? inThisThread : nodeThreadLauncher(new URL('./cpu-worker.js', opts.workers));
   const executors: SweepExecutors = {
     batch: (exp, specs, report) => runShardsOnCpu(exp, { exp }, partitionRuns(specs, opts.threads), { threads: opts.threads, launch, onProgress: (p) => report(p.iteration) }),
-    async single(exp, config, report) {
-      const choice = chooseExecutor(exp);
-      if (choice.executor === 'webgpu') throw new ConfigError('executor', WEBGPU_IN_NODE);
-      if (choice.executor === 'tensor') {
-        const { runTensorInNode } = await import('../exec/tensor/node-run');
-        return runTensorInNode(exp, choice.reason, (p) => report(p.iteration));
-      }
-      return runOnCpu(exp, config, { threads: opts.threads, launch, onProgress: (p) => report(p.iteration) });
-    },
+    single: (exp, config, report) => runInNode(exp, config, { threads: opts.threads, launch, onProgress: (p) => report(p.iteration) }),
   };
   return runSweepCells(sweep, cells, executors, { shard: opts.shard, onProgress: opts.onProgress, onCell: opts.onCell, maxBatchRunIterations: opts.maxBatchRunIterations, betweenJobs: () => new Promise((r) => setImmediate(r)) });
 }

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 
-// The result JSON as a stream (issue 16, class 1): JSON.stringify of a whole result is one string,
+// The result JSON as a stream: JSON.stringify of a whole result is one string,
 // and a large experiment's result (16 algorithms × 1,024 seeds × 243 iterations, or 39 seeds ×
 // 100,000 iterations) is longer than V8's longest string (about 512 MB): the run's work was lost
 // at the very end with "Invalid string length". Here the same text is produced piece by piece

@@ -1,9 +1,9 @@
-// Every option list of the config, defined once (issue 17). The zod schema (config/schema.ts), the
+// Every option list of the config, defined once. The zod schema (config/schema.ts), the
 // engine's types, the page's controls (ui/controls/registry.ts), the CLI's inputs and help, and the
 // backend badge all read these tuples; nothing else writes an option list out.
 // Imports nothing: any part of the project may depend on it.
 
-/** Exact expectations over every token sequence, or sampled groups of rollouts (algorithms.md §2). */
+/** Exact expectations over every token sequence, or sampled groups of rollouts (docs/math.md "Exact mode"). */
 export const MODES = ['exact', 'sampled'] as const;
 export type Mode = (typeof MODES)[number];
 
@@ -32,7 +32,7 @@ export type BackendName = (typeof BACKENDS)[number];
 /** The backends Node offers (no GPU there). */
 export const NODE_BACKENDS = ['wasm', 'cpu'] as const satisfies readonly BackendName[];
 
-// Algorithm fields (algorithms.md §3–§4).
+// Algorithm fields (docs/math.md "One iteration", "Update rules").
 export const ESTIMATORS = ['grae', 'rloo', 'gae'] as const;
 export type Estimator = (typeof ESTIMATORS)[number];
 /** The estimators the `advantages` CLI command takes (gae needs a critic). */

@@ -1,4 +1,4 @@
-// Seeded random streams (algorithms.md §6). Every stream is keyed by a few integers
+// Seeded random streams (docs/math.md "Randomness and reproducibility"). Every stream is keyed by a few integers
 // (seed, seed index, algorithm position, purpose), so a run draws the same numbers
 // whichever thread or shard computes it.
 

@@ -21,10 +21,4 @@ export {
   type DraftEdit,
   type TableShape,
 } from './draft-edits';
-
-/** Paths applied to the running experiment; every other change restarts it. */
-export const HOT_PATHS = ['optimizer.lr', 'algorithms[i].clip'] as const;
-
-export function isHotPath(path: string): boolean {
-  return path === 'optimizer.lr' || /^algorithms\[\d+\]\.clip$/.test(path);
-}
+export { isHotPath } from '../core/config/hot-paths';

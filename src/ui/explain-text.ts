@@ -1,4 +1,4 @@
-// Text of the "What am I looking at?" panel (algorithms.md §1–§8). The intro and the update
+// Text of the "What am I looking at?" panel (docs/math.md and docs/claims.md). The intro and the update
 // formulas are generated from the experiment and the algorithms' fields, so an edited field
 // (a clip ε, an order) shows in its formula; the claims are the paper's, per named algorithm.
 

@@ -3,7 +3,7 @@ import { lessonById } from '../core/lessons/lessons';
 import type { Lesson } from '../core/lessons/types';
 import type { ClaimNumber } from './claims-text';
 import { openLink } from './link-actions';
-import { turnStepBlocked } from './session-actions';
+import { prepareRun, turnStepBlocked } from './session-actions';
 import { actionDone, markOf, meansAt, runNote, stepNote, turnKey, turnMeans, turnNote, type TourState } from './tour';
 import { useApp, type AppState, type PageView } from './state';
 import type { TurnStep } from './live';
@@ -54,7 +54,7 @@ function enter(lesson: Lesson, step: number, completed: number[] = []): TourStat
   const mark = markOf(s);
   const action = lesson.tour[step]?.action;
   const before = completed.includes(step);
-  const done = before || actionDone(action, mark, s);
+  const done = before || actionDone(action, mark, s, lesson.tour[step]?.times, s.plan?.exp.env.turns);
   const stuck = !before && action && action !== 'run' && s.status === 'done';
   const blocked = action === 'step-turn' ? turnStepBlocked(s.plan) : null;
   const note = stuck
@@ -63,6 +63,9 @@ function enter(lesson: Lesson, step: number, completed: number[] = []): TourStat
       ? `Step one turn is not available here (${blocked}).`
       : null;
   const ok = done || blocked !== null;
+  // a step about a chart or the tree shows it with the starting point drawn, never empty
+  const target = lesson.tour[step]?.target;
+  if (target && /^(chart-|claim-|verdict|policy-tree)/.test(target)) queueMicrotask(prepareRun);
   return { lessonId: lesson.id, step, mark, done: ok, note, completed: ok && !before ? [...completed, step] : completed };
 }
 
@@ -119,7 +122,7 @@ export function followTour(s: AppState, prev: AppState): void {
       note = stepNote(plan, meansAt(plan, live, s.iteration - 1), meansAt(plan, live, s.iteration), s.iteration - 1, s.iteration);
   }
   const action = lesson.tour[tour.step]?.action;
-  const done = tour.done || actionDone(action, tour.mark, s);
+  const done = tour.done || actionDone(action, tour.mark, s, lesson.tour[tour.step]?.times, s.plan?.exp.env.turns);
   if (note !== null || done !== tour.done) {
     const completed = done && !tour.completed.includes(tour.step) ? [...tour.completed, tour.step] : tour.completed;
     set({ tour: { ...tour, done, note: note ?? tour.note, completed } });

@@ -1,4 +1,5 @@
 import { DEFAULT_CONFIG } from '../core/config/defaults';
+import { memoLast } from './memo-last';
 import { decodeLink } from '../core/config/link-codec';
 import { importConfig, importEnv, MAX_IMPORT_BYTES, type Imported } from '../core/config/import-file';
 import { explainMismatch } from '../core/metrics/results-hash';
@@ -103,11 +104,9 @@ export function checkReproduced(s: AppState): void {
 /** True when a lesson was loaded and its experiment has been edited since. */
 export function lessonEdited(s: AppState): boolean {
   if (!s.lesson || s.draft === s.lesson.draft) return false;
-  if (editedMemo.draft !== s.draft || editedMemo.lesson !== s.lesson.draft)
-    editedMemo = { draft: s.draft, lesson: s.lesson.draft, edited: JSON.stringify(s.draft) !== JSON.stringify(s.lesson.draft) };
-  return editedMemo.edited;
+  return differs({ draft: s.draft, lesson: s.lesson.draft });
 }
-let editedMemo: { draft: Draft | null; lesson: Draft | null; edited: boolean } = { draft: null, lesson: null, edited: false };
+const differs = memoLast(({ draft, lesson }: { draft: Draft; lesson: Draft }) => [draft, lesson], ({ draft, lesson }) => JSON.stringify(draft) !== JSON.stringify(lesson));
 
 /** What a link of the page is built from (share.ts), read from the store. `plain`: the explorer's own link (no embed, classroom or hidden parts). */
 export function shareInputOf(s: AppState, plain = false): ShareInput {

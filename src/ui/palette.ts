@@ -2,7 +2,7 @@ import { copyNumber, presetOf, type AlgorithmRecord } from '../core/algo/records
 
 // Colour-blind-safe series colours: Okabe–Ito (black left out so lines stay visible on dark
 // backgrounds) plus Paul Tol's wine and a mid grey. Each named algorithm has its colour for good
-// (issue 15: a line keeps its colour when others are added or removed); the pale yellow falls on
+// (a line keeps its colour when others are added or removed); the pale yellow falls on
 // a baseline and the SeeUPO variants get the strongest colours.
 export const PRESET_COLORS: Readonly<Record<string, string>> = {
   reinforce: '#8C8C8C', // grey

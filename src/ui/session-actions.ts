@@ -1,3 +1,4 @@
+import { EXECUTOR_NAMES, runWith } from '../core/run/choose';
 import { allRuns, partitionRuns } from '../core/run/partition';
 import { changeValues } from '../core/run/changes';
 import { makeRunSeries, storageStride } from '../core/run/series';
@@ -8,7 +9,9 @@ import { TURN_STEP_NEEDS_CPU } from '../worker/session-protocol';
 import { isHotPath, setPath } from './draft';
 import { runsPerAlgorithm, type HotChange, type Live, type MetricName, type TurnStep, type XAxis } from './live';
 import type { Plan } from './plan';
-import { CHART_REDRAW_MS } from './redraw';
+import { CHART_REDRAW_MS, intervalGate, oncePerFrame } from './redraw';
+import { RunClock } from './run-clock';
+import { CommandQueue } from './command-queue';
 import { checkDraft, isValid, useApp, type AppState, type Draft, type Theme } from './state';
 import { mergeTrees, treeRunsOf, type TreeRun } from './tree-state';
 import { largestDrop } from './charts/largest-drop';
@@ -18,67 +21,38 @@ import type { PolicyTreeView } from '../core/env/policy-tree';
 // queue, so a burst of presses is performed in order; the status changes at once.
 
 let session: Session | null = null;
-let queue: Promise<unknown> = Promise.resolve();
 /** While stepping turn by turn, the iteration the charts stop at (the one being stepped). */
 let holdAt: number | null = null;
 let turnRecords: { iteration: number; records: TurnRecord[] } | null = null;
-let frame: number | null = null;
-/** (time, iteration) while running, for iterations per second. */
-let rate: { t: number; k: number }[] = [];
-let runningSince: number | null = null;
-let elapsedBefore = 0;
-/** When charts were last told to redraw (performance.now()). */
-let drawnAt = 0;
-/** Bumped by Reset: queued tasks of an older generation do nothing. */
-let generation = 0;
+/** Seconds run and iterations per second, for the progress line. */
+const clock = new RunClock();
+/** Whether the charts may redraw now: at most once per CHART_REDRAW_MS while results stream. */
+const chartsDue = intervalGate(CHART_REDRAW_MS);
+/** Every command to the workers, in order; Reset clears it. */
+const commands = new CommandQueue((msg) => fail(msg));
 
 // read lazily: this module is evaluated before store.ts's body (store.ts re-exports it)
 const set = (partial: Partial<AppState>) => useApp.setState(partial);
 const get = () => useApp.getState();
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-function enqueue(task: () => Promise<unknown> | unknown): Promise<unknown> {
-  const g = generation;
-  queue = queue
-    .then(() => (g === generation ? task() : undefined))
-    .catch((e) => {
-      if (g === generation) fail(message(e));
-    });
-  return queue;
-}
+const enqueue = (task: () => Promise<unknown> | unknown) => commands.add(task);
 
 /** Let the workers run to the end without holding the queue (Pause interrupts them). */
 function runToEnd(): void {
-  startClock();
+  clock.start();
   session!.runTo(null).catch(() => undefined);
 }
 
 function fail(msg: string): void {
   session?.close();
   session = null;
-  stopClock();
+  clock.stop();
   set({ status: 'error', error: msg });
 }
 
-function startClock(): void {
-  if (runningSince === null) runningSince = performance.now();
-  rate = [];
-}
-
-function stopClock(): void {
-  if (runningSince !== null) elapsedBefore += (performance.now() - runningSince) / 1000;
-  runningSince = null;
-}
 
 /** Push what the workers streamed to the store, at most once per animation frame. */
-function requestFrame(): void {
-  if (frame !== null) return;
-  const raf = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (f: FrameRequestCallback) => setTimeout(() => f(performance.now()), 16);
-  frame = raf(() => {
-    frame = null;
-    publish(false);
-  }) as unknown as number;
-}
+const requestFrame = oncePerFrame(() => publish(false));
 
 /**
  * Show the streamed data: the progress every time; the charts (a `version` bump) when
@@ -91,16 +65,10 @@ function publish(force = true): void {
   // −1 until every worker has sent J[0]: charts must not take the empty first point as final
   s.live.iteration = holdAt === null ? reached : Math.min(reached, holdAt);
   const now = performance.now();
-  if (runningSince !== null) {
-    rate.push({ t: now, k: reached });
-    while (rate.length > 2 && now - rate[0].t > 2000) rate.shift();
-  }
-  const first = rate[0], last = rate[rate.length - 1];
-  const itPerSec = first && last && last.t - first.t > 200 ? ((last.k - first.k) * 1000) / (last.t - first.t) : s.itPerSec;
-  const elapsed = elapsedBefore + (runningSince !== null ? (now - runningSince) / 1000 : 0);
-  const redraw = force || now - drawnAt >= CHART_REDRAW_MS;
-  if (redraw) drawnAt = now;
-  else if (frame === null) requestFrame(); // the charts catch up once the interval has passed
+  const { elapsed, itPerSec: measured } = clock.sample(reached, now);
+  const itPerSec = measured ?? s.itPerSec;
+  const redraw = chartsDue(now, force);
+  if (!redraw) requestFrame(); // the charts catch up once the interval has passed
   set({ iteration: Math.max(0, s.live.iteration), version: redraw ? s.version + 1 : s.version, itPerSec, elapsed });
 }
 
@@ -131,13 +99,13 @@ function openSession(plan: Plan): Promise<void> {
   const live = emptyLive(plan);
   holdAt = null;
   turnRecords = null;
-  elapsedBefore = 0;
-  runningSince = null;
-  rate = [];
+  clock.reset();
   // the tensor and WebGPU executors hold every run in one worker (one device); the CPU executor shares them out
-  const cpu = plan.choice.executor === 'cpu';
-  const parts = cpu ? partitionRuns(allRuns(plan.exp), plan.threads) : [allRuns(plan.exp)];
-  const connect = cpu ? connectCpuWorker : plan.choice.executor === 'tensor' ? connectTensorWorker : connectWebGpuWorker;
+  const { parts, connect } = runWith(plan.choice, {
+    cpu: () => ({ parts: partitionRuns(allRuns(plan.exp), plan.threads), connect: connectCpuWorker }),
+    tensor: () => ({ parts: [allRuns(plan.exp)], connect: connectTensorWorker }),
+    webgpu: () => ({ parts: [allRuns(plan.exp)], connect: connectWebGpuWorker }),
+  });
   set({ live, iteration: 0, total: plan.exp.iterations, version: get().version + 1, turnStep: null, backend: null, itPerSec: null, elapsed: 0, error: null, policyTrees: [], focusSeed: null });
   return new Promise((resolve, reject) => {
     const s = new Session(plan.exp, plan.config, live, parts, connect, {
@@ -145,7 +113,7 @@ function openSession(plan: Plan): Promise<void> {
         if (session !== s) return;
         set({ backend });
         s.speed(get().speed);
-        if (cpu) watchTrees();
+        if (plan.choice.executor === 'cpu') watchTrees();
         resolve();
       },
       backend: (backend) => {
@@ -160,14 +128,13 @@ function openSession(plan: Plan): Promise<void> {
       },
       finished: () => {
         if (session !== s) return;
-        stopClock();
+        clock.stop();
         publish();
         set({ status: 'done' });
       },
       error: (msg) => {
         if (session !== s) return;
-        const where = { cpu: 'CPU', tensor: 'tensor', webgpu: 'WebGPU' }[plan.choice.executor];
-        fail(`The run failed on the ${where} executor: ${msg}`);
+        fail(`The run failed on the ${EXECUTOR_NAMES[plan.choice.executor]} executor: ${msg}`);
         reject(new Error(msg));
       },
     });
@@ -191,11 +158,28 @@ export function startRun(): void {
   });
 }
 
+/**
+ * Start the workers without running (idle, at iteration 0): the charts draw J at iteration 0 and
+ * the policy tree the starting policy, so a tour step never points at an empty chart. Nothing
+ * when a run exists or the settings are invalid.
+ */
+export function prepareRun(): void {
+  const s = get();
+  if (s.status !== 'idle' || hasSession() || !isValid(s)) return;
+  const plan = s.plan!;
+  enqueue(async () => {
+    if (!hasSession() && get().status === 'idle' && get().plan === plan) {
+      await openSession(plan);
+      publish();
+    }
+  });
+}
+
 /** Pause at once: workers stop within one slice and line up on one iteration. */
 export function pauseRun(): void {
   if (get().status !== 'running') return;
   set({ status: 'paused', lastCommand: 'pause' });
-  stopClock();
+  clock.stop();
   enqueue(async () => {
     await session?.align();
     publish();
@@ -326,12 +310,10 @@ function releaseTurnHold(): void {
 export function resetRun(): void {
   session?.close();
   session = null;
-  generation++;
-  queue = Promise.resolve();
+  commands.clear();
   holdAt = null;
   turnRecords = null;
-  stopClock();
-  elapsedBefore = 0;
+  clock.reset();
   const s = get();
   set({ status: 'idle', live: null, iteration: 0, total: s.plan?.exp.iterations ?? 0, version: s.version + 1, turnStep: null, backend: null, itPerSec: null, elapsed: 0, error: null, lastCommand: 'reset' });
 }

@@ -1,4 +1,5 @@
 import { ConfigError } from '../core/config/fields';
+import { memoLast } from './memo-last';
 import { cellConfig, parseSweep, resolveCell, type Sweep } from '../core/sweep/cells';
 import type { SweepCell } from '../core/sweep/document';
 import { checkSweepWork } from '../core/sweep/limits';
@@ -44,22 +45,15 @@ export function sweepDocOf(s: Pick<AppState, 'draft' | 'plan' | 'fieldErrors' | 
   return { ok: true, doc: { version: 1, base, axes: s.sweep.axes.map((a) => ({ path: a.path.trim(), values: parseAxisValues(a.values) })) } };
 }
 
-let checked: { key: string; result: { ok: true; sweep: Sweep } | { ok: false; message: string } } | null = null;
-
 /** The sweep parsed and every cell resolved (parseSweep, the CLI's check), memoized on the document. */
-export function checkSweep(doc: SweepInput): { ok: true; sweep: Sweep } | { ok: false; message: string } {
-  const key = JSON.stringify(doc);
-  if (checked?.key === key) return checked.result;
-  let result: { ok: true; sweep: Sweep } | { ok: false; message: string };
+export const checkSweep = memoLast((doc: SweepInput) => [JSON.stringify(doc)], (doc): { ok: true; sweep: Sweep } | { ok: false; message: string } => {
   try {
-    result = { ok: true, sweep: parseSweep(doc) };
+    return { ok: true, sweep: parseSweep(doc) };
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
-    result = { ok: false, message: e.message };
+    return { ok: false, message: e.message };
   }
-  checked = { key, result };
-  return result;
-}
+});
 
 /** Why the Sweep view cannot run now (invalid experiment or axes), or null. */
 export function sweepBlocked(s: Pick<AppState, 'draft' | 'plan' | 'fieldErrors' | 'configError' | 'sweep'>): string | null {

@@ -53,13 +53,36 @@ export const turnKey = (ts: TurnStep | null): string | null => (ts ? `${ts.itera
 
 export const markOf = (s: TourView): TourMark => ({ iteration: s.iteration, turnKey: turnKey(s.turnStep) });
 
-/** Whether the store has moved past `mark` by the action (a finished run counts for every action: nothing is left to step). */
-export function actionDone(action: TourAction | undefined, mark: TourMark, s: TourView): boolean {
+/** The mark's turn-step position: iteration·T + turn steps done in it (a mark with none: the iteration's start). */
+function turnPosition(iteration: number, key: string | null, turns: number): number {
+  const m = key ? /^(\d+):(\d+)$/.exec(key) : null;
+  return m ? Number(m[1]) * turns + Number(m[2]) : iteration * turns;
+}
+
+/**
+ * How many times the learner pressed the step's action since `mark`: Steps are iterations done,
+ * turn steps are counted through the iterations they cross (`turns`: T of the experiment).
+ */
+export function pressesSince(action: TourAction | undefined, mark: TourMark, s: TourView, turns = 1): number {
+  if (action === 'step') return Math.max(0, s.iteration - mark.iteration);
+  if (action === 'step-turn') {
+    const ts = s.turnStep;
+    if (!ts) return 0;
+    return Math.max(0, ts.iteration * turns + ts.done - turnPosition(mark.iteration, mark.turnKey, turns));
+  }
+  return 0;
+}
+
+/**
+ * Whether the store has moved past `mark` by the action, pressed `times` times (a step's
+ * `times`; a finished run counts for every action: nothing is left to step).
+ */
+export function actionDone(action: TourAction | undefined, mark: TourMark, s: TourView, times = 1, turns = 1): boolean {
   if (!action || s.status === 'done') return true;
   if (action === 'run') return false;
-  if (action === 'step') return s.iteration > mark.iteration && s.status !== 'running';
+  if (action === 'step') return pressesSince(action, mark, s) >= times && s.status !== 'running';
   const key = turnKey(s.turnStep);
-  return key !== null && key !== mark.turnKey;
+  return key !== null && key !== mark.turnKey && (times <= 1 || pressesSince(action, mark, s, turns) >= times);
 }
 
 /** The words of the button a step asks for. */

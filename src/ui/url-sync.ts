@@ -5,20 +5,14 @@ import { fragmentOf as fragmentOfText } from '../core/config/link-codec';
 import { checkSweep, openSweepLink, sweepDocOf } from './sweep-actions';
 import { encodeSweepLink, isSweepLink } from '../core/sweep/link';
 import { isValid, useApp, type AppState } from './store';
+import { memoLast } from './memo-last';
+import { HistoryEntries } from './history-entries';
 
 // The address bar follows the experiment: every committed change pushes one history entry,
 // while a slider is dragged (or a field typed into) its entry is replaced as the value moves,
 // and Back/Forward reopen the entry's experiment. The page is opened from its fragment once at start-up.
 
-let lastWritten = '';
-/** A history entry pushed for the slider drag still in progress (replaced until release). */
-let entryOpen = false;
-/** An edit is in progress: a slider held, or a field with focus. */
-let dragging = false;
-let sliding = false;
-let typing = false;
-let applying = false;
-let memo: { key: unknown[]; fragment: string; tooLarge: string | null } | null = null;
+const entries = new HistoryEntries();
 
 /**
  * The address for the experiment: '#' + its fragment, or the bare page when it is too large for
@@ -27,55 +21,43 @@ let memo: { key: unknown[]; fragment: string; tooLarge: string | null } | null =
 function addressOf(s: AppState): { fragment: string; tooLarge: string | null } | null {
   if (!isValid(s)) return null;
   if (s.page === 'sweep') return sweepAddressOf(s);
-  const key = [s.draft, s.metric, s.xAxis, s.embed, s.live, s.live?.changes.length, s.lesson, s.classroom, s.hidden];
-  if (memo && memo.key.every((k, i) => k === key[i])) return memo;
-  const link = shareLink(shareInputOf(s));
-  memo = link.ok ? { key, fragment: `#${link.fragment}`, tooLarge: null } : { key, fragment: pageBase(), tooLarge: link.message };
-  return memo;
+  return explorerAddressOf(s);
 }
+
+const explorerAddressOf = memoLast(
+  (s: AppState) => [s.draft, s.metric, s.xAxis, s.embed, s.live, s.live?.changes.length, s.lesson, s.classroom, s.hidden],
+  (s) => {
+    const link = shareLink(shareInputOf(s));
+    return link.ok ? { fragment: `#${link.fragment}`, tooLarge: null } : { fragment: pageBase(), tooLarge: link.message };
+  },
+);
 
 /** On the Sweep view the address replays the sweep (its axes over the explorer's experiment); none while the axes are invalid. */
-let sweepMemo: { key: unknown[]; address: { fragment: string; tooLarge: string | null } | null } | null = null;
-function sweepAddressOf(s: AppState): { fragment: string; tooLarge: string | null } | null {
-  const key = [s.draft, s.plan, s.sweep.axes, s.sweep.view];
-  if (sweepMemo && sweepMemo.key.every((k, i) => k === key[i])) return sweepMemo.address;
-  const d = sweepDocOf(s);
-  let address: { fragment: string; tooLarge: string | null } | null = null;
-  if (d.ok && checkSweep(d.doc).ok) {
+const sweepAddressOf = memoLast(
+  (s: AppState) => [s.draft, s.plan, s.sweep.axes, s.sweep.view],
+  (s): { fragment: string; tooLarge: string | null } | null => {
+    const d = sweepDocOf(s);
+    if (!d.ok || !checkSweep(d.doc).ok) return null;
     const link = encodeSweepLink(d.doc, s.sweep.view);
-    address = link.ok ? { fragment: `#${link.fragment}`, tooLarge: null } : { fragment: pageBase(), tooLarge: link.message };
-  }
-  sweepMemo = { key, address };
-  return address;
-}
+    return link.ok ? { fragment: `#${link.fragment}`, tooLarge: null } : { fragment: pageBase(), tooLarge: link.message };
+  },
+);
 
 function write(s: AppState): void {
-  if (applying) return;
+  if (entries.isOpening) return;
   const address = addressOf(s);
   if (address === null) return;
   if (s.linkTooLarge !== address.tooLarge) useApp.setState({ linkTooLarge: address.tooLarge });
-  if (address.fragment === lastWritten) return;
-  lastWritten = address.fragment;
-  if (entryOpen) {
-    history.replaceState(null, '', address.fragment);
-    if (!dragging) entryOpen = false;
-  } else {
-    history.pushState(null, '', address.fragment);
-    entryOpen = dragging;
-  }
+  const how = entries.write(address.fragment);
+  if (how === 'replace') history.replaceState(null, '', address.fragment);
+  else if (how === 'push') history.pushState(null, '', address.fragment);
 }
 
 function apply(text: string, source: 'startup' | 'history'): void {
-  applying = true;
-  try {
-    if (isSweepLink(text)) openSweepLink(text, source);
-    else openLink(text, source);
-  } finally {
-    applying = false;
-  }
+  entries.opened(() => (isSweepLink(text) ? openSweepLink(text, source) : openLink(text, source)));
   const address = addressOf(useApp.getState());
   if (address === null) return;
-  lastWritten = address.fragment; // the entry already shows this experiment
+  entries.shown(address.fragment); // the entry already shows this experiment
   // opened with no experiment in the address: it now names the opening lesson
   if (source === 'startup' && fragmentOfText(text) === '' && address.tooLarge === null) history.replaceState(null, '', address.fragment);
 }
@@ -93,31 +75,19 @@ export function startUrlSync(): void {
     followTour(s, prev);
   });
   addEventListener('popstate', () => {
-    entryOpen = false;
+    entries.moved();
     apply(location.hash, 'history');
   });
-  const close = () => {
-    entryOpen = false;
-    dragging = sliding || typing;
-  };
   addEventListener('pointerdown', (e) => {
-    if (isSlider(e.target)) dragging = sliding = true;
+    if (isSlider(e.target)) entries.slideStart();
   }, true);
-  const endSlide = () => {
-    if (!sliding) return;
-    sliding = false;
-    close();
-  };
-  addEventListener('pointerup', endSlide, true);
-  addEventListener('pointercancel', endSlide, true);
+  addEventListener('pointerup', () => entries.slideEnd(), true);
+  addEventListener('pointercancel', () => entries.slideEnd(), true);
   addEventListener('focusin', (e) => {
-    if (isTyped(e.target)) dragging = typing = true;
+    if (isTyped(e.target)) entries.typingStart();
   }, true);
-  addEventListener('focusout', () => {
-    typing = false;
-    close();
-  }, true);
+  addEventListener('focusout', () => entries.typingEnd(), true);
   addEventListener('keydown', (e) => {
-    if ((e as KeyboardEvent).key === 'Enter' && typing) close();
+    if ((e as KeyboardEvent).key === 'Enter') entries.commit();
   }, true);
 }

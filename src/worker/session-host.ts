@@ -52,153 +52,212 @@ function soon(fn: () => void): void {
  * in slices of ~25 ms between which commands are read, so Pause lands within a slice.
  */
 export function sessionHost(post: Post, make: MakeSteppable): (cmd: SessionCommand) => void {
-  let s: Steppable | null = null;
+  const host = new SessionHost(post, make);
+  return (cmd) => host.handle(cmd);
+}
+
+/** A hot change waiting for its iteration. */
+interface PendingHot {
+  at: number;
+  values: HotValues;
+}
+
+class SessionHost {
+  private s: Steppable | null = null;
   /** undefined: paused; null: run to the end; k: run until k iterations are done. */
-  let until: number | null | undefined;
-  let speed = 0;
-  let posted = -1;
-  let hot: { at: number; values: HotValues }[] = [];
-  let busy = false;
-  let scheduled = false;
-  let turnsWanted = false;
-  let pauseWanted = false;
-  let failed = false;
-  let seq = 0;
-  let watching: { runs: [number, number][]; context: number } | null = null;
-  let treesPosted = -1;
-  const postTrees = () => {
-    if (!s || !watching || !s.trees) return;
-    treesPosted = s.iteration;
-    const trees = s.trees();
-    if (trees.length) post({ type: 'policy', trees });
-  };
+  private until: number | null | undefined;
+  /** Iterations per second; 0: as fast as possible. */
+  private speed = 0;
+  /** The last iteration whose data went to the page. */
+  private posted = -1;
+  private backendPosted: BackendReport | null = null;
+  private hot: PendingHot[] = [];
+  /** A step is in progress (commands then only record what they want). */
+  private busy = false;
+  private scheduled = false;
+  private turnsWanted = false;
+  private pauseWanted = false;
+  /** After an error the host answers nothing more. */
+  private failed = false;
+  /** The sequence number of the last command, echoed on the events that answer it. */
+  private seq = 0;
+  /** The runs whose policy trees the page shows (the 'watch' command), and the iteration last sent. */
+  private watching: { runs: [number, number][]; context: number } | null = null;
+  private treesPosted = -1;
 
-  const fail = (e: unknown) => {
-    failed = true;
-    post({ type: 'error', message: e instanceof Error ? e.message : String(e) });
-  };
-  let backendPosted: BackendReport | null = null;
-  const flush = () => {
-    if (s && s.backend !== backendPosted) {
-      backendPosted = s.backend;
-      if (s.backend) post({ type: 'backend', backend: s.backend });
-    }
-    if (!s || s.iteration <= posted) return;
-    const block = packBlock(s.series, posted, s.iteration, s.turns);
-    post({ type: 'data', from: posted, to: s.iteration, block, diverged: s.series.map((x) => x.diverged) });
-    posted = s.iteration;
-    if (treesPosted !== s.iteration) postTrees();
-  };
-  const applyDue = () => {
-    if (!s) return;
-    const due = hot.filter((h) => h.at <= s!.iteration);
-    hot = hot.filter((h) => h.at > s!.iteration);
-    for (const h of due) {
-      s.applyHot(h.values);
-      post({ type: 'applied', iteration: s.iteration });
-    }
-  };
-  const stopHere = () => {
-    if (!s) return;
-    flush();
-    until = undefined;
-    post(s.iteration >= s.total ? { type: 'done', seq, iteration: s.iteration } : { type: 'paused', seq, iteration: s.iteration });
-  };
-  const schedule = (delay: number) => {
-    if (scheduled) return;
-    scheduled = true;
-    const run = () => {
-      scheduled = false;
-      loop().catch(fail);
-    };
-    if (delay > 0) setTimeout(run, delay);
-    else soon(run);
-  };
+  constructor(
+    private readonly post: Post,
+    private readonly make: MakeSteppable,
+  ) {}
 
-  async function loop(): Promise<void> {
-    if (!s || busy || failed) return;
-    busy = true;
-    try {
-      if (turnsWanted) {
-        turnsWanted = false;
-        applyDue();
-        const k = s.iteration;
-        const records = await s.step(true);
-        flush();
-        post({ type: 'turns', seq, iteration: k, records: records ?? [] });
-        stopHere();
-        return;
-      }
-      if (until === undefined) return;
-      const t0 = performance.now();
-      while (until !== undefined && s.iteration < (until ?? s.total)) {
-        applyDue();
-        let limit = speed > 0 ? 1 : (until ?? s.total) - s.iteration;
-        for (const h of hot) if (h.at > s.iteration) limit = Math.min(limit, h.at - s.iteration);
-        await s.step(false, limit);
-        if (speed > 0 || performance.now() - t0 > SLICE_MS) break;
-      }
-      applyDue();
-      if (pauseWanted || until === undefined || s.iteration >= (until ?? s.total)) {
-        pauseWanted = false;
-        stopHere();
-        return;
-      }
-      flush();
-      schedule(speed > 0 ? Math.max(0, 1000 / speed - (performance.now() - t0)) : 0);
-    } finally {
-      busy = false;
-    }
-  }
-
-  return (cmd: SessionCommand) => {
-    if (failed) return;
-    if ('seq' in cmd) seq = cmd.seq;
+  handle(cmd: SessionCommand): void {
+    if (this.failed) return;
+    if ('seq' in cmd) this.seq = cmd.seq;
     try {
       switch (cmd.type) {
         case 'init':
-          make(cmd.config, cmd.specs).then((made) => {
-            s = made;
-            if (watching) s.watch?.(watching.runs, watching.context);
-            backendPosted = s.backend;
-            post({ type: 'ready', iteration: s.iteration, backend: s.backend, Jstar: s.Jstar, runs: s.series.map((x) => [x.algoIndex, x.seedIndex]) });
-            flush();
-          }, fail);
-          return;
+          return this.init(cmd.config, cmd.specs);
         case 'go':
-          until = cmd.until;
-          pauseWanted = false;
-          if (busy) return;
-          if (s && s.iteration >= (until ?? s.total)) stopHere();
-          else schedule(0);
-          return;
+          return this.go(cmd.until);
         case 'pause':
-          until = undefined;
-          if (busy) pauseWanted = true;
-          else stopHere();
-          return;
+          return this.pause();
         case 'turns':
-          turnsWanted = true;
-          until = undefined;
-          schedule(0);
-          return;
+          this.turnsWanted = true;
+          this.until = undefined;
+          return this.schedule(0);
         case 'hot':
-          hot.push({ at: cmd.at, values: cmd.values });
-          if (!busy && until === undefined) applyDue();
+          this.hot.push({ at: cmd.at, values: cmd.values });
+          if (!this.busy && this.until === undefined) this.applyDue();
           return;
         case 'speed':
-          speed = cmd.speed;
+          this.speed = cmd.speed;
           return;
         case 'watch':
-          watching = cmd.runs.length ? { runs: cmd.runs, context: cmd.context } : null;
-          if (s) {
-            s.watch?.(cmd.runs, cmd.context);
-            if (!busy) postTrees();
-          }
-          return;
+          return this.watch(cmd.runs, cmd.context);
       }
     } catch (e) {
-      fail(e);
+      this.fail(e);
     }
-  };
+  }
+
+  private init(config: unknown, specs: RunSpec[]): void {
+    this.make(config, specs).then((made) => {
+      this.s = made;
+      if (this.watching) made.watch?.(this.watching.runs, this.watching.context);
+      this.backendPosted = made.backend;
+      this.post({ type: 'ready', iteration: made.iteration, backend: made.backend, Jstar: made.Jstar, runs: made.series.map((x) => [x.algoIndex, x.seedIndex]) });
+      this.flush();
+    }, (e) => this.fail(e));
+  }
+
+  private go(until: number | null): void {
+    this.until = until;
+    this.pauseWanted = false;
+    if (this.busy) return;
+    if (this.s && this.s.iteration >= (until ?? this.s.total)) this.stopHere();
+    else this.schedule(0);
+  }
+
+  /** Pause now, or, while a step is in progress, at its end. */
+  private pause(): void {
+    this.until = undefined;
+    if (this.busy) this.pauseWanted = true;
+    else this.stopHere();
+  }
+
+  /** Draw these runs' policy trees (none: stop); sent with every data block from now on. */
+  private watch(runs: [number, number][], context: number): void {
+    this.watching = runs.length ? { runs, context } : null;
+    if (this.s) {
+      this.s.watch?.(runs, context);
+      if (!this.busy) this.postTrees();
+    }
+  }
+
+  private postTrees(): void {
+    const s = this.s;
+    if (!s || !this.watching || !s.trees) return;
+    this.treesPosted = s.iteration;
+    const trees = s.trees();
+    if (trees.length) this.post({ type: 'policy', trees });
+  }
+
+  private fail(e: unknown): void {
+    this.failed = true;
+    this.post({ type: 'error', message: e instanceof Error ? e.message : String(e) });
+  }
+
+  /** Send the page the backend if it changed and the iterations it has not seen yet. */
+  private flush(): void {
+    const s = this.s;
+    if (s && s.backend !== this.backendPosted) {
+      this.backendPosted = s.backend;
+      if (s.backend) this.post({ type: 'backend', backend: s.backend });
+    }
+    if (!s || s.iteration <= this.posted) return;
+    const block = packBlock(s.series, this.posted, s.iteration, s.turns);
+    this.post({ type: 'data', from: this.posted, to: s.iteration, block, diverged: s.series.map((x) => x.diverged) });
+    this.posted = s.iteration;
+    if (this.treesPosted !== s.iteration) this.postTrees();
+  }
+
+  /** Apply the hot changes whose iteration has come. */
+  private applyDue(): void {
+    const s = this.s;
+    if (!s) return;
+    const due = this.hot.filter((h) => h.at <= s.iteration);
+    this.hot = this.hot.filter((h) => h.at > s.iteration);
+    for (const h of due) {
+      s.applyHot(h.values);
+      this.post({ type: 'applied', iteration: s.iteration });
+    }
+  }
+
+  /** Flush and tell the page where the runs stopped: done at the end, paused before it. */
+  private stopHere(): void {
+    const s = this.s;
+    if (!s) return;
+    this.flush();
+    this.until = undefined;
+    this.post(s.iteration >= s.total ? { type: 'done', seq: this.seq, iteration: s.iteration } : { type: 'paused', seq: this.seq, iteration: s.iteration });
+  }
+
+  private schedule(delay: number): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const run = () => {
+      this.scheduled = false;
+      this.loop().catch((e) => this.fail(e));
+    };
+    if (delay > 0) setTimeout(run, delay);
+    else soon(run);
+  }
+
+  private async loop(): Promise<void> {
+    const s = this.s;
+    if (!s || this.busy || this.failed) return;
+    this.busy = true;
+    try {
+      if (this.turnsWanted) await this.stepTurns(s);
+      else if (this.until !== undefined) await this.runSlice(s);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Step turn by turn: one iteration, recording what each run did at each turn, then pause. */
+  private async stepTurns(s: Steppable): Promise<void> {
+    this.turnsWanted = false;
+    this.applyDue();
+    const k = s.iteration;
+    const records = await s.step(true);
+    this.flush();
+    this.post({ type: 'turns', seq: this.seq, iteration: k, records: records ?? [] });
+    this.stopHere();
+  }
+
+  /** The most iterations the next step may do: one at a set speed, else up to the target or the next hot change. */
+  private stepLimit(s: Steppable): number {
+    let limit = this.speed > 0 ? 1 : (this.until ?? s.total) - s.iteration;
+    for (const h of this.hot) if (h.at > s.iteration) limit = Math.min(limit, h.at - s.iteration);
+    return limit;
+  }
+
+  /** Compute for one slice (or one iteration at a set speed), then stop or schedule the next slice. */
+  private async runSlice(s: Steppable): Promise<void> {
+    const t0 = performance.now();
+    while (this.until !== undefined && s.iteration < (this.until ?? s.total)) {
+      this.applyDue();
+      await s.step(false, this.stepLimit(s));
+      if (this.speed > 0 || performance.now() - t0 > SLICE_MS) break;
+    }
+    this.applyDue();
+    if (this.pauseWanted || this.until === undefined || s.iteration >= (this.until ?? s.total)) {
+      this.pauseWanted = false;
+      this.stopHere();
+      return;
+    }
+    this.flush();
+    this.schedule(this.speed > 0 ? Math.max(0, 1000 / this.speed - (performance.now() - t0)) : 0);
+  }
 }

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { ExperimentResult, RunResult } from '../../src/core/run/result';
 
-// What "diverged" promises in a result (issue 16; series.ts, markDiverged), for test/diverged*.test.ts.
+// What "diverged" promises in a result (series.ts, markDiverged), for test/diverged*.test.ts.
 
 /** The property of every run of a result: no divergence and every number finite, or diverged = k and nothing from k on (updates: k − 1). */
 export function expectMarked(run: RunResult, iterations: number, where = ''): void {

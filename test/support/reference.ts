@@ -1,5 +1,5 @@
 // An independent, deliberately naive reference for exact mode on one context: every
-// quantity is recomputed from its definition in algorithms.md, and every gradient is a
+// quantity is recomputed from its definition in docs/math.md, and every gradient is a
 // central finite difference of the literal surrogate. Slow, allocation-happy, obviously right.
 
 export interface RefEnv {

@@ -1,4 +1,4 @@
-// An independent, deliberately naive reference for per-turn rewards in exact mode (algorithms.md
+// An independent, deliberately naive reference for per-turn rewards in exact mode (docs/math.md
 // §1, §3, §5), over any number of contexts: every quantity is recomputed from its definition by
 // enumerating token sequences, with plain arrays. Nothing here calls the code under test.
 

@@ -1,4 +1,4 @@
-// Outcome advantages and their normalizations (algorithms.md §3), float64, verl conventions:
+// Outcome advantages and their normalizations (docs/math.md "Advantages"), float64, verl conventions:
 // unbiased (Bessel) standard deviations and ε = 1e-6.
 
 export type { Estimator, Normalization } from '../options';
@@ -60,7 +60,7 @@ export function groupAdvantages(
 /**
  * Unbiased std over the batch of the un-normalized advantages that groupAdvantages just
  * computed from the same rewards (reads its scratch): grae R_i − group mean, rloo R_i − mean
- * of the others. With per-turn rewards this is the `batch` scale s of every turn (algorithms.md
+ * of the others. With per-turn rewards this is the `batch` scale s of every turn (docs/math.md
  * §3); it is the σ that `standardize` divides by in groupAdvantages' `batch`. Allocates nothing.
  */
 export function advantageStd(rewards: ArrayLike<number>, group: ArrayLike<number>, n: number, estimator: 'grae' | 'rloo', s: GroupScratch): number {

@@ -1,7 +1,7 @@
 import type { Estimator, Normalization, RatioLevel, Rule, TurnOrder, TurnRatio } from '../options';
 export type { RatioLevel, Rule, TurnOrder, TurnRatio } from '../options';
 
-/** An algorithm is data: the executor interprets these fields (algorithms.md §3–§4). */
+/** An algorithm is data: the executor interprets these fields (docs/math.md "One iteration", "Update rules"). */
 export interface AlgorithmRecord {
   id: string;
   advantage: Estimator;
@@ -42,7 +42,7 @@ export const ALGORITHM_DEFAULTS: Omit<AlgorithmRecord, 'id' | 'rule'> = {
 
 type PresetFields = Partial<AlgorithmRecord> & Pick<AlgorithmRecord, 'advantage' | 'normalization' | 'rule'>;
 
-/** The named algorithms of algorithms.md §4, in the order the app lists them. */
+/** The named algorithms of docs/math.md "The named algorithms", in the order the app lists them. */
 export const ALGORITHM_PRESETS: Record<string, { label: string; fields: PresetFields }> = {
   reinforce: { label: 'REINFORCE', fields: { advantage: 'grae', normalization: 'none', rule: 'reinforce' } },
   rloo: { label: 'RLOO', fields: { advantage: 'rloo', normalization: 'none', rule: 'reinforce' } },

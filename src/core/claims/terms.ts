@@ -232,6 +232,11 @@ export function algorithmTerms(input: ClaimsInput, index: number, s: TermsSettin
       drops,
       seedsWithDrops: count((t) => t.drops.length > 0),
       largestDrop: largestDrop ? { ...largestDrop } : null,
+      dropList: seeds
+        .flatMap((t) => t.drops)
+        .sort((a, b) => b.size - a.size || a.seed - b.seed || a.iteration - b.iteration)
+        .slice(0, MAX_LISTED_DROPS)
+        .map((d) => ({ size: d.size, seed: d.seed, iteration: d.iteration, kl: d.kl })),
       violations: seeds.reduce((k, t) => k + t.violations, 0),
       t95: Number.isFinite(medianT95) ? medianT95 : null,
       finalJ: { mean: orNull(finalJ.mean), lo: orNull(finalJ.lo), hi: orNull(finalJ.hi) },
@@ -240,6 +245,9 @@ export function algorithmTerms(input: ClaimsInput, index: number, s: TermsSettin
     },
   };
 }
+
+/** The most drops an algorithm's evidence lists one by one (the count `drops` is always complete). */
+export const MAX_LISTED_DROPS = 50;
 
 /** Every algorithm's terms on the given objective, in the input's order. */
 export function allTerms(input: ClaimsInput, objective: 'J' | 'Jgamma' = 'J'): AlgorithmTerms[] {

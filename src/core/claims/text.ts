@@ -6,7 +6,7 @@ import type { AlgorithmTerms, SeedTerms } from './terms';
 
 export const CLAIM_TITLES = {
   1: 'GRAE-REINFORCE reaches J* when undiscounted',
-  2: 'PPO with GRAE can decrease J',
+  2: 'PPO with GRAE can decrease J, where PPO with the true advantage would not',
   3: 'Critic-free simultaneous methods can miss J* where reverse-order SeeUPO reaches it',
   4: 'SeeUPO in reverse order improves monotonically and reaches J*; forward or random order need not',
   5: 'Group std normalization changes where training ends; batch normalization does not move it',

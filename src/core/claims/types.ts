@@ -97,6 +97,11 @@ export interface AlgorithmEvidence {
   seedsWithDrops: number;
   /** The largest drop, or null when there is none. */
   largestDrop: DropEvidence | null;
+  /**
+   * Every drop with the KL of its update (docs/claims.md, "Terms"), largest first; at most
+   * MAX_LISTED_DROPS of them (`drops` is the total), so the evidence stays small on many seeds.
+   */
+  dropList: DropEvidence[];
   /** Monotonic-improvement violations of the measured series (J_(k+1) < J_k − 1e-6·R range), total over seeds: shown, not judged. */
   violations: number;
   /** Median over seeds of the iterations to 95% of the way to J* (never reached = ∞); null = ∞. */

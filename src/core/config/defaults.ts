@@ -1,6 +1,6 @@
 import { ALGORITHM_IDS } from '../algo/records';
 
-/** Values a config may leave out (cli-contract.md). */
+/** Values a config may leave out (docs/cli.md "The config"). */
 export const DEFAULTS = {
   mode: 'sampled' as const,
   iterations: 200,
@@ -17,7 +17,7 @@ export const DEFAULTS = {
   initScale: { tabular: 0, mlp: 1 },
 };
 
-/** The default experiment (issue 2): `lock`, sampled, 16 seeds, 200 iterations, G = 8, SGD lr 0.3, all nine named algorithms. */
+/** The default experiment: `lock`, sampled, 16 seeds, 200 iterations, G = 8, SGD lr 0.3, all nine named algorithms. */
 export const DEFAULT_CONFIG = {
   version: 1 as const,
   env: { preset: 'lock' },

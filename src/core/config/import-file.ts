@@ -49,7 +49,7 @@ function isResultFile(v: Record<string, unknown>): boolean {
   return 'Jstar' in v && 'executor' in v && Array.isArray(v.algorithms) && v.algorithms.some((a) => isRecord(a) && Array.isArray(a.runs));
 }
 
-/** A config JSON file (the CLI's format, cli-contract.md), or a result file the page exported (its `config` is read). */
+/** A config JSON file (the CLI's format, docs/cli.md "The config"), or a result file the page exported (its `config` is read). */
 export function importConfig(text: string): Imported {
   const j = parseJson(text, 'config');
   if (!j.ok) return j;

@@ -9,7 +9,7 @@ import { DEFAULT_VIEW, HIDE_EXAMPLE, HIDE_ITEM, METRICS, X_AXES, type View } fro
 import type { ResultsHash } from '../metrics/results-hash';
 import { LESSONS, lessonById } from '../lessons/lessons';
 
-// Permalinks (issue 5). The fragment is `v=1&key=value&…`: the config with its defaults left
+// Permalinks. The fragment is `v=1&key=value&…`: the config with its defaults left
 // out, flattened to dotted keys (`iterations=100`, `env.preset=two-prompts`,
 // `algorithms=[seeupo,grpo]`, `algorithms.1.clip=0.3`), then the chart choices and, optionally,
 // a results hash. Past COMPRESS_OVER characters the pairs travel deflated as `z=`. Decoding
@@ -32,7 +32,7 @@ const MAX_PAIRS = 2000;
 const MAX_INDEX = 4096;
 
 export interface LinkState {
-  /** The config JSON (cli-contract.md); defaults are filled in when decoded. */
+  /** The config JSON (docs/cli.md "The config"); defaults are filled in when decoded. */
   config: Record<string, unknown>;
   view: View;
   /** The results hash the link's author saw, if they included it. */

@@ -20,7 +20,7 @@ import {
   type Activation,
 } from '../options';
 
-// The one config schema (cli-contract.md, version 1). Controls, permalinks, the CLI and
+// The one config schema (docs/cli.md "The config", version 1). Controls, permalinks, the CLI and
 // validation all read it; resolve.ts turns a parsed config into the engine's Experiment.
 
 export const LIMITS = {
@@ -103,7 +103,7 @@ export const noiseField = z.unknown().transform((v, ctx) => {
 });
 
 /**
- * Per-turn rewards (algorithms.md §1): per context, T−1 tables; table t holds the reward paid at
+ * Per-turn rewards (docs/math.md "Environments: multi-turn bandits"): per context, T−1 tables; table t holds the reward paid at
  * the end of turn t + 1, one number per (t + 1)-turn prefix. resolve.ts checks the shapes.
  */
 const turnRewardsField = listOf(

@@ -3,7 +3,7 @@ import { prefixCount } from '../env/returns';
 import { ConfigError, num } from './fields';
 import { LIMITS, sizeFields } from './schema';
 
-// The shapes of a custom env's reward tables against its sizes (algorithms.md §1): env.rewards
+// The shapes of a custom env's reward tables against its sizes (docs/math.md "Environments: multi-turn bandits"): env.rewards
 // has one table of V^(T·L) numbers per context; env.turnRewards, per context, T − 1 tables, table
 // t of V^(t·L) numbers. Every problem is listed: resolveConfig throws the first, the page shows
 // them all, each at its table. Only lengths are read here: a cell or a table that is not a

@@ -1,6 +1,6 @@
 import type { Env } from './types';
 
-// Per-turn rewards (algorithms.md §1): r_t paid at the end of turn t, indexed by the t-turn
+// Per-turn rewards (docs/math.md "Environments: multi-turn bandits"): r_t paid at the end of turn t, indexed by the t-turn
 // prefix; the terminal table is r_T. J and J* are computed on the undiscounted sum; the learner
 // of turn t is fed the discounted reward-to-go G_t = Σ_{k≥t} γ^(k−t)·r_k.
 
@@ -44,7 +44,7 @@ export function turnRewardsAlong(env: Env, x: number, s: number, out: Float64Arr
 }
 
 /**
- * Discounted rewards-to-go G_t = Σ_{k≥t} γ^(k−t)·r_k of one rollout (algorithms.md §1), from its
+ * Discounted rewards-to-go G_t = Σ_{k≥t} γ^(k−t)·r_k of one rollout (docs/math.md "Environments: multi-turn bandits"), from its
  * rewards r[from .. from + T) by turn, written into out[at .. at + T). Allocates nothing.
  */
 export function rewardsToGo(r: ArrayLike<number>, from: number, T: number, gamma: number, out: Float64Array, at: number): void {

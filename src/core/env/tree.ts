@@ -54,7 +54,7 @@ export function turnOf(tree: Tree, k: number): number {
 
 /**
  * Discount between position k and k + 1: γ when k is the last token of a turn, else 1
- * (algorithms.md §3, GAE's γ_step).
+ * (docs/math.md "Advantages", GAE's γ_step).
  */
 export function stepDiscount(tree: Tree, gamma: number, k: number): number {
   return (k + 1) % tree.L === 0 ? gamma : 1;

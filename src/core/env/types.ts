@@ -1,4 +1,4 @@
-/** Reward noise of one context (algorithms.md §1). */
+/** Reward noise of one context (docs/math.md "Environments: multi-turn bandits"). */
 export type Noise = { kind: 'none' } | { kind: 'gaussian'; sigma: number } | { kind: 'bernoulli' };
 
 /** A fully resolved multi-turn bandit: every table filled in, every size checked. */
@@ -11,7 +11,7 @@ export interface Env {
   /** rewards[x][s]: mean reward of token sequence s (lexicographic, first token most significant). */
   rewards: Float64Array[];
   /**
-   * Per-turn rewards (algorithms.md §1), or null when there are none (or all are zero):
+   * Per-turn rewards (docs/math.md "Environments: multi-turn bandits"), or null when there are none (or all are zero):
    * turnRewards[x][t][q] is the mean reward paid at the end of turn t + 1 (t < T − 1) after the
    * (t + 1)-turn prefix q (lexicographic, V^((t+1)·L) prefixes). Noise applies to the terminal reward only.
    */

@@ -62,6 +62,7 @@ export const CLAIM4: Lesson[] = [
         text: 'Press step-turn three more times: turns 3 and 2 go to 1.00 (J 0.21, 0.43), and turn 1 last: now the code beats the exit, turn 1 takes it (1.00), and J is 0.9994 after one iteration.',
         target: 'step-turn',
         action: 'step-turn',
+        times: 3,
       },
       {
         text: 'Run to the end: reverse order stays at J* with no ▲ (no drop); forward and random stay at 0.30. Claim 4 (no drop, J* reached) is observed, and so is its part c: the order matters.',

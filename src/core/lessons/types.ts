@@ -11,6 +11,8 @@ export interface TourStep {
   target?: string;
   /** The learner must press this before Next is enabled ("step": one iteration, "step-turn": one turn, "run": to the end). */
   action?: 'step' | 'step-turn' | 'run';
+  /** How many presses of `action` the step asks for ("press Step one turn three more times": 3); 1 when absent. */
+  times?: number;
 }
 
 /**

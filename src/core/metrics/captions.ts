@@ -1,4 +1,4 @@
-// Plain-language captions generated from the numbers only (algorithms.md §7–§8): where each
+// Plain-language captions generated from the numbers only (docs/math.md "What is measured"; docs/claims.md): where each
 // algorithm's seeds ended (at J*, stuck, or still improving, in §8's terms) and the verdicts of
 // the paper's five claims as the claims engine (../claims) decides them. Pure TS: the page and
 // tests call it on the streamed (partial) series.
@@ -183,7 +183,7 @@ export function claimsInputOfLive(exp: Experiment, Jstar: number, summaries: rea
   };
 }
 
-/** The five verdicts (algorithms.md §8) on the summarized runs. */
+/** The five verdicts (docs/claims.md) on the summarized runs. */
 export function liveClaims(exp: Experiment, Jstar: number, summaries: readonly LiveSummary[]): Claim[] {
   return computeClaims(claimsInputOfLive(exp, Jstar, summaries));
 }

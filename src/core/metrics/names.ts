@@ -1,4 +1,4 @@
-// Every metric a run records, and the charts' x axes, defined once (issue 17). A metric's `name`
+// Every metric a run records, and the charts' x axes, defined once. A metric's `name`
 // is its array in RunSeries (core/run/series.ts), its field in the result JSON (the CLI's output,
 // core/run/result.ts) and its name in the page's CSV (ui/export/csv.ts, which writes a per-turn
 // metric as `optimalTokenProb_turn<t>` and a per-context one as `Jcontext[x]`); the rest is how the

@@ -1,7 +1,7 @@
 import type { RunExecutor } from '../run/choose';
 import { APP_VERSION } from '../version';
 
-// The results hash a permalink may carry (issue 5): a 48-bit digest of every run's J curve
+// The results hash a permalink may carry: a 48-bit digest of every run's J curve
 // rounded to 1e-6, together with the executor/backend that computed it and the app version.
 // Two runs that print the same digest computed the same curves to six decimals.
 

@@ -1,4 +1,4 @@
-// Across-seed summaries (algorithms.md §7): mean with a 95% interval, share of seeds within
+// Across-seed summaries (docs/math.md "What is measured"): mean with a 95% interval, share of seeds within
 // 0.01 of J*, iterations until J ≥ J_0 + 0.95·(J* − J_0), and monotonic-improvement violations.
 
 const T_TABLE = [12.7062047, 4.3026527, 3.1824463, 2.7764451, 2.5705818, 2.4469119, 2.3646243, 2.3060041, 2.2621572, 2.2281389];

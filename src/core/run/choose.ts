@@ -42,3 +42,17 @@ export function chooseExecutor(exp: Experiment, gpu: GpuKind = null): ExecutorCh
         : 'tabular policy: the CPU executor is the float64 reference and the fastest path for small tables',
   };
 }
+
+/** What each executor does in one place (the page, a worker, Node): every executor must be answered for. */
+export type Runners<R> = { readonly [E in RunExecutor]: (choice: ExecutorChoice) => R };
+
+/**
+ * The one step from a choice to its runner: the page, the sweep worker and the CLI each give their
+ * runners and call this, so no caller falls through to an executor the choice did not name.
+ */
+export function runWith<R>(choice: ExecutorChoice, runners: Runners<R>): R {
+  return runners[choice.executor](choice);
+}
+
+/** The executors' names in messages. */
+export const EXECUTOR_NAMES: Readonly<Record<RunExecutor, string>> = { cpu: 'CPU', tensor: 'tensor', webgpu: 'WebGPU' };

@@ -48,7 +48,7 @@ export interface ExperimentResult {
   mode: Mode;
   iterations: number;
   warnings: string[];
-  /** The version of the verdict rules (algorithms.md §8) the claims were decided by. */
+  /** The version of the verdict rules (docs/claims.md) the claims were decided by. */
   claimsRules: typeof CLAIMS_RULES;
   /** The paper's five claims on this experiment: verdict, reason, evidence (src/core/claims). */
   claims: Claim[];
@@ -75,7 +75,7 @@ export function buildResult(
   series: RunSeries[],
   meta: { executor: RunExecutor; backend: string | null; executorReason: string; threads: number; wallSeconds: number; jIsEstimate?: boolean },
 ): ExperimentResult {
-  // a Monte-Carlo J counts no violations (algorithms.md §7): its drops are sampling noise
+  // a Monte-Carlo J counts no violations (docs/math.md "What is measured"): its drops are sampling noise
   const tol = meta.jIsEstimate ? Infinity : violationTolerance(rewardRange(exp));
   // J_γ beside J only where it is the learners' objective, so an undiscounted result is unchanged byte for byte
   const discounted = usesDiscountedObjective(exp.env);

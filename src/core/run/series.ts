@@ -4,7 +4,7 @@ import { usesDiscountedObjective } from '../env/discounted';
 import { UPDATE_METRICS, type UpdateMetric } from '../metrics/names';
 
 /**
- * Per-iteration metrics of one (algorithm, seed) run (algorithms.md §7). NaN = not reached.
+ * Per-iteration metrics of one (algorithm, seed) run (docs/math.md "What is measured"). NaN = not reached.
  * J is kept at every iteration (drops, summaries and the results hash need all of it); the other
  * metrics are kept at iterations that are multiples of `every` and at the last one, so a long run
  * on the page stores at most about STORED_POINTS of them (the charts draw fewer). `every` is 1
@@ -114,7 +114,7 @@ export function putUpdate(s: RunSeries, metric: UpdateMetric, k: number, v: numb
 }
 
 /**
- * Divergence (algorithms.md §7). A run diverged at k when the numbers of its update k − 1 → k
+ * Divergence (docs/math.md "What is measured"). A run diverged at k when the numbers of its update k − 1 → k
  * (advantages and the statistics they are normalized by, gradients and their norm, the critic,
  * M, the parameters and Adam's moments, KL, clip fraction) or of its evaluation at k (J, entropy,
  * optimal-token probabilities, per-context J) are not all finite: J_0..J_{k−1} and the updates

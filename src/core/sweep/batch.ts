@@ -5,7 +5,7 @@ import { chooseExecutor } from '../run/choose';
 import type { RunSeries } from '../run/series';
 import type { Sweep } from './cells';
 
-// Batching (issue 18, item 4): a cell is a hyperparameter of a run, as a seed is. Cells that differ
+// Batching: a cell is a hyperparameter of a run, as a seed is. Cells that differ
 // only in fields a run can carry by itself (an algorithm's fields, and optimizer.lr as each
 // algorithm's own `lr`) go into ONE experiment whose algorithm list is cells × algorithms; the
 // executor runs all its runs together (threads and shards as usual) and the series are split

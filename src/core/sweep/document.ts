@@ -6,7 +6,7 @@ import type { ExperimentResult } from '../run/result';
 import type { Claim, Verdict } from '../claims';
 import type { Axis, AxisValue } from './schema';
 
-// The sweep's output (cli-contract.md "Sweep (JSON)"): per cell and algorithm the numbers of the
+// The sweep's output (docs/sweeps.md "The output"): per cell and algorithm the numbers of the
 // cell's own result (result.ts buildResult: summary.ts and the claims engine), cells in index
 // order. A shard's output is the same document with a `shard` field and only its cells; merging
 // every shard of a sweep gives the unsharded document byte for byte.

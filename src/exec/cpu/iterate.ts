@@ -34,7 +34,7 @@ export interface StepMetrics {
 // (a probability of exactly 0, invisible to J) is caught here too.
 
 /**
- * One iteration of algorithms.md §3 for one tabular run: rollouts, advantages, update.
+ * One iteration of docs/math.md "One iteration" for one tabular run: rollouts, advantages, update.
  * `onTurn` (sequential rules) is called after each turn's update, with the turn just updated.
  */
 export function iterate(pb: Problem, run: RunState, sc: Scratch, out: StepMetrics, onTurn?: (turn: number) => void): void {

@@ -7,7 +7,7 @@ import type { RunState } from '../host/state';
 import { walkIteration, type StepView } from '../host/schedule';
 import { finishGradient, refreshLogZ } from '../host/tabular';
 
-// The update rules of algorithms.md §4 on a tabular policy. Every surrogate is scaled so that
+// The update rules of docs/math.md "Update rules" on a tabular policy. Every surrogate is scaled so that
 // its gradient at θ = θ_old is the policy gradient (1/(B·G)) Σ_i Σ_tok Â_i,tok ∇log π(tok).
 
 export interface UpdateStats {

@@ -3,7 +3,7 @@ import type { Problem } from './problem';
 /**
  * One iteration's rollouts, laid out flat: rollout i's token k lives at i·N + k. In exact
  * mode the rollouts are every token sequence of every context, weighted by p(x)·P_old(τ|x)
- * (algorithms.md §5); in sampled mode each of the B·G rollouts weighs 1/(B·G).
+ * (docs/math.md "Exact mode"); in sampled mode each of the B·G rollouts weighs 1/(B·G).
  * Allocated once per shard and refilled every iteration.
  */
 export interface Batch {
@@ -20,7 +20,7 @@ export interface Batch {
   terminal: Float64Array;
   /** With env.turnRewards: the rewards by turn, r_1..r_T at [i·T + t] (r_T = terminal); else empty. */
   turnReward: Float64Array;
-  /** With env.turnRewards: the discounted rewards-to-go G_t at [i·T + t] (algorithms.md §1); else empty. */
+  /** With env.turnRewards: the discounted rewards-to-go G_t at [i·T + t] (docs/math.md "Advantages"); else empty. */
   togo: Float64Array;
   weight: Float64Array; // the rollout's weight in a full-batch mean
   adv: Float64Array; // Â_i after normalization (per rollout)

@@ -1,7 +1,7 @@
 import type { Tree } from '../../core/env/tree';
 import { Purpose, Rng, streamKey } from '../../core/rng';
 
-// The shared MLP of algorithms.md §2 as host code both the tensor and the WebGPU executor use: its
+// The shared MLP of docs/math.md "Policies" as host code both the tensor and the WebGPU executor use: its
 // shape, its seeded initial weights (so iteration 0 is the same on either), the active inputs of
 // every decision node, and a float64 forward pass over the nodes (the WebGPU executor evaluates
 // iteration 0 with it).

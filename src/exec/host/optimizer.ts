@@ -1,6 +1,6 @@
 import type { Problem } from './problem';
 
-// SGD and Adam on the tabular logits, as gradient ascent on the surrogate (algorithms.md §3).
+// SGD and Adam on the tabular logits, as gradient ascent on the surrogate (docs/math.md "Update rules").
 // Adam keeps one state per run across iterations and turns. A sequential update steps only
 // the parameters of the turn being updated (each turn is its own agent, so momentum never
 // moves a turn that is not being updated); bias correction counts each turn's own steps.

@@ -23,7 +23,7 @@ export interface Problem {
   /** Decision nodes over all contexts (x · nodesPerContext + local): what a critic or a value per context is indexed by. */
   contextNodes: number;
   params: number; // tabular logits: nodes · V
-  /** γ^(T−1−t): the discount of turn t's advantage (algorithms.md §1). */
+  /** γ^(T−1−t): the discount of turn t's advantage (docs/math.md "Advantages"). */
   turnDiscount: Float64Array;
   /** Turn (0-based) of each parameter node. */
   turnOfNode: Int32Array;

@@ -10,7 +10,7 @@ import type { RunState } from './state';
 import { logNormalizer } from './tabular';
 
 /**
- * Sample B·G rollouts from π_old token by token (algorithms.md §3.1), recording log π_old, the
+ * Sample B·G rollouts from π_old token by token (docs/math.md "One iteration"), recording log π_old, the
  * rewards by turn (noise on the terminal one only), their total R and, with per-turn rewards,
  * the discounted rewards-to-go G_t (§1).
  */
@@ -146,7 +146,7 @@ export function computeAdvantages(pb: Problem, run: RunState, sc: Scratch): numb
 }
 
 /**
- * Group advantages (algorithms.md §3.2) as core/algo/advantages' groupAdvantages computes them,
+ * Group advantages (docs/math.md "Advantages") as core/algo/advantages' groupAdvantages computes them,
  * bit for bit, returning the finiteness probe of the statistics it normalized by (`batch`: σ;
  * `group`: each group's Σ(R − R̄)²); the caller probes the advantages themselves.
  */

@@ -2,7 +2,7 @@ import { turnOrder } from '../../core/algo/orders';
 import type { Problem } from './problem';
 import type { RunState } from './state';
 
-// The optimizer steps of one run's iteration (algorithms.md §4), in order: the one schedule every
+// The optimizer steps of one run's iteration (docs/math.md "Update rules"), in order: the one schedule every
 // executor walks, so the same steps draw the same random numbers everywhere.
 //
 //   REINFORCE   one step along the policy gradient (every turn).

@@ -2,7 +2,7 @@ import type { Tree } from '../../core/env/tree';
 
 export { activeInputs } from '../host/mlp'; // the 1s of encodeInput's row, as indices (a gather-sum first layer)
 
-// The shared MLP's input (algorithms.md §2): one-hot context ⊕ one-hot turn ⊕ one-hot
+// The shared MLP's input (docs/math.md "Policies"): one-hot context ⊕ one-hot turn ⊕ one-hot
 // position in the turn ⊕ the earlier tokens as one-hots over V + 1 symbols (V = "not yet
 // emitted") for all T·L − 1 earlier positions.
 

@@ -8,7 +8,7 @@ import type { RowEncoder } from './features';
 import { planIteration, type PlannedStep } from './schedule';
 
 // The host half of the tensor executor's iteration: rollouts, rewards and advantages in
-// float64 with the CPU executor's own code (algorithms.md §3: reward statistics on the host),
+// float64 with the CPU executor's own code (docs/math.md "One iteration": reward statistics on the host),
 // reading the run's policy from a mirror of its log-probability table (read back every
 // iteration). The device half (update.ts) takes the batch from here.
 

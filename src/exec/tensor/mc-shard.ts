@@ -27,7 +27,7 @@ interface McRun {
 
 /**
  * MLP runs on environments with more token sequences than exact enumeration allows
- * (algorithms.md §1): rollouts are sampled through the network position by position, and J is
+ * (docs/math.md "Environments: multi-turn bandits"): rollouts are sampled through the network position by position, and J is
  * a Monte-Carlo estimate from `mcSamples` fresh rollouts per run (flagged in the result),
  * stratified over contexts: each context's J (Jcontext) is the mean return of its share.
  */

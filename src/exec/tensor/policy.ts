@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { MlpShape } from '../host/mlp';
 
-// Policies of algorithms.md §2 for R runs at once. Every parameter tensor has the runs on
+// Policies of docs/math.md "Policies" for R runs at once. Every parameter tensor has the runs on
 // axis 0, so one op serves every run, and nothing ever sums across runs.
 
 /** Where the logits are evaluated: every node (rows shared by all runs) or per-run rows. */

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { Rows, TensorPolicy } from './policy';
 
-// The device half of one iteration for R runs at once (algorithms.md §3–§4). Every surrogate's
+// The device half of one iteration for R runs at once (docs/math.md "One iteration", "Update rules"). Every surrogate's
 // gradient is c·∇log π(token) summed over the batch's tokens, with a per-token coefficient c
 // computed from the current ratios (the CPU executor's clippedStep, as tensors):
 //   token terms:   c = w·Â·M·ρ_tok           where ρ_tok·Â·M ≤ clip(ρ_tok)·Â·M, else 0

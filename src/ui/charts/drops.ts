@@ -4,7 +4,7 @@ import { runsPerAlgorithm, type Live } from '../live';
 import type { Plan } from '../plan';
 import { jIsEstimate } from './axis';
 
-// Monotonic-improvement violations (algorithms.md §7), found incrementally: each frame scans only
+// Monotonic-improvement violations (docs/math.md "What is measured"), found incrementally: each frame scans only
 // the iterations that arrived since the last one (with `violations` on a subarray), so the total
 // cost over a whole run is one pass over the data. Per run a bitset marks the iterations where J
 // dropped; per algorithm a prefix sum of drops lets empty buckets be skipped in O(1).

@@ -5,7 +5,7 @@ import { AxisPicker } from './charts/ChartsPanel';
 import { algorithmsOf } from '../draft-edits';
 import { replaceDraft, resetRun, setDraftValue, startRun, useApp } from '../store';
 
-// One-click switches above the charts (issue 15): normalization and turn order for every
+// One-click switches above the charts: normalization and turn order for every
 // algorithm that reads them, rerun at once; the learning rate on a log slider (applied live).
 // The options come from src/core/options.ts; the slider's range from the registry's lr control.
 
@@ -60,6 +60,17 @@ function Segmented({ field, title, options, testId }: { field: Field; title: str
 
 const LR = OPTIMIZER_CONTROLS.find((c) => c.path === 'optimizer.lr')!;
 
+/**
+ * The slider's learning rate: applied live while the experiment runs (a hot change); after a
+ * finished run the experiment runs again from iteration 0 with it, so the new curves show at once.
+ */
+function setRate(lr: number): void {
+  const finished = useApp.getState().status === 'done';
+  setDraftValue('optimizer.lr', lr);
+  const after = useApp.getState();
+  if (finished && after.plan && after.status === 'idle') startRun();
+}
+
 function LearningRate() {
   const lr = useApp((s) => s.plan?.exp.optimizer.lr ?? null);
   const slider = LR.slider!;
@@ -70,7 +81,7 @@ function LearningRate() {
       <input type="range" data-testid="quick-lr" aria-label="learning rate (log scale)" min={slider.min} max={slider.max} step={slider.step}
         value={Number.isFinite(shown) && shown > 0 ? Math.min(slider.max, Math.max(slider.min, Math.log10(shown))) : slider.min}
         aria-valuetext={`learning rate ${lr ?? '—'}`} disabled={lr === null}
-        onChange={(e) => setDraftValue('optimizer.lr', Number(Math.pow(10, Number(e.currentTarget.value)).toPrecision(2)))} />
+        onChange={(e) => setRate(Number(Math.pow(10, Number(e.currentTarget.value)).toPrecision(2)))} />
       <output data-testid="quick-lr-value">{lr ?? '—'}</output>
     </label>
   );

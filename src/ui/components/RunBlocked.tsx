@@ -3,7 +3,7 @@ import { algorithmLabel } from '../../core/algo/records';
 import { effectiveAlgorithm, algorithmsOf } from '../draft-edits';
 import { setSettingsOpen, useApp, type AppState } from '../store';
 
-// Why Run is off (issue 15): the first invalid field, named in words and by its path, with a
+// Why Run is off: the first invalid field, named in words and by its path, with a
 // button that opens the settings and puts the cursor in it. The messages are the schema's
 // (through the store's checkDraft), not a second copy of its rules.
 

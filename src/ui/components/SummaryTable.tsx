@@ -58,7 +58,7 @@ const HEADERS: { key: string; text: string; title: string }[] = [
 
 const seedsText = (k: number, n: number) => `${k}/${n} ${n === 1 ? 'seed' : 'seeds'}`;
 
-function Row({ line, s }: { line: AlgorithmLine; s: LiveSummary | undefined }) {
+function Row({ line, s, turnJ }: { line: AlgorithmLine; s: LiveSummary | undefined; turnJ?: { J: number; done: number; turns: number } }) {
   const has = s !== undefined && s.seeds > 0;
   const f = s?.summary.finalJ;
   const mean = has && f && Number.isFinite(f.mean) ? f.mean : null;
@@ -76,6 +76,9 @@ function Row({ line, s }: { line: AlgorithmLine; s: LiveSummary | undefined }) {
       <td data-metric="finalJ" data-value={mean ?? undefined} data-diverged={diverged !== null ? s!.divergedSeeds : undefined}>
         {finalText}
         {diverged !== null && <span className="muted">{` · diverged ${diverged} in ${seedsText(s!.divergedSeeds, s!.seeds)}`}</span>}
+        {turnJ && Number.isFinite(turnJ.J) && (
+          <span className="turn-step-j" data-testid="turn-step-j" data-value={String(turnJ.J)}>{` → ${turnJ.J.toFixed(3)} after ${turnJ.done} of ${turnJ.turns} turn steps`}</span>
+        )}
       </td>
       <td data-metric="atOptimum" data-value={has ? s.atOptimumSeeds : undefined}>
         {has ? seedsText(s.atOptimumSeeds, s.seeds) : DASH}
@@ -114,6 +117,7 @@ export function SummaryTable() {
   const elapsed = useApp((s) => s.elapsed);
   const backend = useApp((s) => s.backend);
   const summaries = useLiveSummaries();
+  const turnStep = useApp((s) => s.turnStep);
   const { scroller, overflow } = useOverflow([plan, summaries]);
   if (!plan) return null;
   const { exp, Jstar } = plan;
@@ -148,7 +152,7 @@ export function SummaryTable() {
           </thead>
           <tbody>
             {plan.algorithms.map((line, i) => (
-              <Row key={line.id} line={line} s={summaries[i]} />
+              <Row key={line.id} line={line} s={summaries[i]} turnJ={turnStep ? { J: turnStep.algorithms[i]?.J ?? NaN, done: turnStep.done, turns: turnStep.turns } : undefined} />
             ))}
           </tbody>
         </table>

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { ACTION_KEY, ACTION_TEXT, fillText } from '../tour';
+import { ACTION_KEY, ACTION_TEXT, fillText, pressesSince } from '../tour';
 import { closeTour, currentLesson, tourBack, tourNext, useApp } from '../store';
 import { useLiveClaims } from './VerdictPanel';
 import { lessonVerdict } from '../../core/lessons/verdict';
@@ -18,6 +18,9 @@ interface Box {
   height: number;
 }
 
+/** Where a step points when its target is not on the page: the policy tree shows each turn's probability on the optimal path, as the heatmaps do. */
+const STANDS_IN: Record<string, string> = { 'chart-heatmap': 'chart-tree', 'chart-seeds': 'chart-return' };
+
 const reduced = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 /** The step's target: marked (data-tour-target, outlined by CSS), scrolled into view once, and followed by a ring and arrow. */
@@ -30,7 +33,9 @@ function Pointer({ target, label }: { target: string | undefined; label: string 
     }
     let scrolled = false;
     let marked: Element | null = null;
-    const find = () => document.querySelector(`[data-testid="${CSS.escape(target)}"]`);
+    const byId = (id: string) => document.querySelector(`[data-testid="${CSS.escape(id)}"]`);
+    // a layout without the chart (the classroom has no heatmaps) points at what shows the same thing
+    const find = () => byId(target) ?? (STANDS_IN[target] ? byId(STANDS_IN[target]) : null);
     const update = () => {
       const el = find();
       if (el !== marked) {
@@ -77,6 +82,7 @@ export function Tour() {
   const live = useApp((s) => s.live);
   const iteration = useApp((s) => s.iteration);
   const status = useApp((s) => s.status);
+  const turnStep = useApp((s) => s.turnStep);
   useApp((s) => s.version); // placeholders follow the numbers
   const claims = useLiveClaims();
   const panel = useRef<HTMLElement>(null);
@@ -102,6 +108,8 @@ export function Tour() {
     e.stopPropagation(); // not the page's → (step)
   };
   const action = step.action;
+  const times = step.times ?? 1;
+  const left = action && times > 1 ? Math.max(0, times - pressesSince(action, tour.mark, { status, iteration, turnStep }, plan?.exp.env.turns)) : null;
   return (
     <>
       <aside ref={panel} className="tour" data-testid="tour" role="dialog" aria-modal="false" aria-labelledby="tour-title" tabIndex={-1} onKeyDown={keys}>
@@ -125,12 +133,14 @@ export function Tour() {
           {text}
         </p>
         {action && (
-          <p className={`tour-action${tour.done ? ' done' : ''}`} data-testid="tour-action" data-action={action} data-done={tour.done}>
+          <p className={`tour-action${tour.done ? ' done' : ''}`} data-testid="tour-action" data-action={action} data-done={tour.done} data-left={left ?? undefined}>
             {tour.done
               ? `✓ ${ACTION_TEXT[action]} done.`
               : status === 'running' && action === 'run'
                 ? 'Running… Next is enabled when the run ends.'
-                : `Press ${ACTION_TEXT[action]} (outlined; key ${ACTION_KEY[action]}): Next waits for it.`}
+                : left !== null
+                  ? `Press ${ACTION_TEXT[action]} (outlined; key ${ACTION_KEY[action]}): ${left} more ${left === 1 ? 'press' : 'presses'}, then Next.`
+                  : `Press ${ACTION_TEXT[action]} (outlined; key ${ACTION_KEY[action]}): Next waits for it.`}
           </p>
         )}
         {tour.note && (

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import { memoLast } from '../memo-last';
 import { CLAIMS_RULES, computeClaims, jDecimals, type Claim, type ClaimPart } from '../../core/claims';
 import { claimSentence, claimsInputOfLive, summarizeLive } from '../../core/metrics/captions';
 import { CLAIM_TEXT, VERDICT_MEANING, verdictWord, type ClaimNumber } from '../claims-text';
@@ -26,24 +27,19 @@ export interface LiveClaims {
 }
 
 /** The last verdicts computed: the panel, the Claims view's cards, the banner and the tour share them. */
-let cache: { plan: Plan; live: Live | null; version: number; value: LiveClaims } | null = null;
-
-function liveClaimsOf(plan: Plan, live: Live | null, version: number): LiveClaims {
-  if (cache && cache.plan === plan && cache.live === live && cache.version === version) return cache.value;
+const liveClaims = memoLast(({ plan, live, version }: { plan: Plan; live: Live | null; version: number }) => [plan, live, version], ({ plan, live }) => {
   const summaries = live && live.runs.length > 0 && liveFits(plan, live) ? summarizeLive(plan.exp, plan.Jstar, live.runs, live.iteration) : [];
   const claims = computeClaims(claimsInputOfLive(plan.exp, plan.Jstar, summaries));
   const ran = summaries.length > 0 && summaries.some((s) => s.finals.some(Number.isFinite));
-  const value = { claims, iteration: ran ? summaries[0].iteration : -1, total: plan.exp.iterations, ran, rules: CLAIMS_RULES };
-  cache = { plan, live, version, value };
-  return value;
-}
+  return { claims, iteration: ran ? summaries[0].iteration : -1, total: plan.exp.iterations, ran, rules: CLAIMS_RULES };
+});
 
 /** The five verdicts on the live runs (computeClaims, the CLI's engine), recomputed as they stream. */
 export function useLiveClaims(): LiveClaims | null {
   const plan = useApp((s) => s.plan);
   const live = useApp((s) => s.live);
   const version = useApp((s) => s.version);
-  return useMemo(() => (plan ? liveClaimsOf(plan, live, version) : null), [plan, live, version]);
+  return useMemo(() => (plan ? liveClaims({ plan, live, version }) : null), [plan, live, version]);
 }
 
 /** A verdict as a small coloured label. */

@@ -1,5 +1,6 @@
 import { describeRange, type NumSpec } from '../../core/config/fields';
 import { LIMITS } from '../../core/config/schema';
+import { isHotPath } from '../../core/config/hot-paths';
 import { DEFAULTS } from '../../core/config/defaults';
 import { ENV_PRESETS, ENV_PRESET_NAMES } from '../../core/env/presets';
 import * as O from '../../core/options';
@@ -7,7 +8,7 @@ import { ALGORITHM_IDS, FIELDS_USED_BY_RULE, type AlgorithmRecord, type Rule } f
 
 // The typed parameter registry (as TensorFlow Playground's state.ts): one entry per control,
 // with the range the schema checks (LIMITS, or a preset's allowed sizes), the option lists,
-// a tooltip in the terms of algorithms.md, and whether a change applies live or restarts.
+// a tooltip in the terms of docs/math.md, and whether a change applies live or restarts.
 // Pure: no React. The values are checked by the schema itself (../draft-errors.ts shows its
 // messages beside these controls); the ranges here are for the hints and tooltips.
 
@@ -45,7 +46,7 @@ export interface ControlDef {
   fallback?: unknown;
   options?: readonly string[];
   optionLabels?: Readonly<Record<string, string>>;
-  /** One line: what it does (algorithms.md terms). */
+  /** One line: what it does (docs/math.md terms). */
   help: string;
   /** true: applied to the running experiment; false: a change restarts it. */
   hot: boolean;
@@ -81,7 +82,8 @@ export function tooltip(def: ControlDef): string {
   return `${def.help} Allowed: ${allowed}. ${def.hot ? 'Applies to the running experiment.' : 'A change restarts the experiment.'}`;
 }
 
-const ctl = (d: Omit<ControlDef, 'hot'> & { hot?: boolean }): ControlDef => ({ hot: false, ...d });
+// whether a control is hot is not written here: isHotPath (core/config/hot-paths.ts) decides it from the path
+const ctl = (d: Omit<ControlDef, 'hot'>): ControlDef => ({ ...d, hot: isHotPath(d.path) });
 
 /** Run settings (PolicyControls): mode, iterations, seeds, seed, groupSize. */
 export const RUN_CONTROLS: readonly ControlDef[] = [
@@ -102,7 +104,7 @@ export const OPTIMIZER_CONTROLS: readonly ControlDef[] = [
   ctl({ path: 'optimizer.kind', label: 'Optimizer', kind: 'select', options: OPTIONS.optimizer, fallback: DEFAULTS.optimizer.kind,
     optionLabels: { sgd: 'SGD', adam: 'Adam' },
     help: 'sgd: θ ← θ + lr·∇L. adam: Adam with β = (0.9, 0.999), ε = 1e-8, one state per run kept across iterations and turns.' }),
-  ctl({ path: 'optimizer.lr', label: 'Learning rate', kind: 'number', spec: LIMITS.lr, fallback: DEFAULTS.optimizer.lr, hot: true,
+  ctl({ path: 'optimizer.lr', label: 'Learning rate', kind: 'number', spec: LIMITS.lr, fallback: DEFAULTS.optimizer.lr,
     slider: { min: -3, max: 3, step: 0.01, log: true, name: 'learning rate' },
     help: 'lr of the policy update; every surrogate is scaled so one lr gives every algorithm the same first step. An algorithm with a learning rate of its own keeps it.' }),
 ];
@@ -205,8 +207,8 @@ export function rulesReading(field: AlgoField): Rule[] {
   return (Object.keys(FIELDS_USED_BY_RULE) as Rule[]).filter((r) => FIELDS_USED_BY_RULE[r].includes(field));
 }
 
-const alg = (field: AlgoField, d: Omit<ControlDef, 'path' | 'hot' | 'field' | 'rules' | 'optional'> & { hot?: boolean }): ControlDef =>
-  ({ hot: false, ...d, path: field, field, optional: true, rules: field === 'rule' ? undefined : rulesReading(field) });
+const alg = (field: AlgoField, d: Omit<ControlDef, 'path' | 'hot' | 'field' | 'rules' | 'optional'>): ControlDef =>
+  ({ ...d, hot: isHotPath(`algorithms[0].${field}`), path: field, field, optional: true, rules: field === 'rule' ? undefined : rulesReading(field) });
 
 /** Algorithm fields; `path` is the field name (algorithmControls gives full paths). */
 export const ALGORITHM_FIELDS: readonly ControlDef[] = [
@@ -226,7 +228,7 @@ export const ALGORITHM_FIELDS: readonly ControlDef[] = [
     help: 'Weight each turn\'s surrogate by M, the ratio of the turns already updated (HAML); off keeps M = 1.' }),
   alg('mClip', { label: 'M clip', kind: 'number', spec: LIMITS.mClip, nullable: true, nullText: 'none',
     help: 'Clip M to [1−c, 1+c] after each turn (released code: 0.2); empty = none, as in the paper.' }),
-  alg('clip', { label: 'Clip ε', kind: 'number', spec: LIMITS.clip, hot: true,
+  alg('clip', { label: 'Clip ε', kind: 'number', spec: LIMITS.clip,
     slider: { min: 0.01, max: 1, step: 0.01, name: 'clip ε' },
     help: 'ε of PPO-clip: ratios are clipped to [1−ε, 1+ε].' }),
   alg('lr', { label: 'Learning rate', kind: 'number', spec: LIMITS.lr, nullable: true, nullText: "the experiment's lr",

@@ -12,7 +12,7 @@ import type { Plan } from '../plan';
 //
 // - `algorithm`: the algorithm's id; `seed`: the seed index (0-based), as in the CLI result JSON.
 // - `iteration`: the 0-based index into the metric's array in the CLI result JSON
-//   (shared/cli-contract.md "Result (JSON)"), so a row and the JSON mean the same thing:
+//   (docs/cli.md "The result JSON"), so a row and the JSON mean the same thing:
 //   * evaluations, iterations + 1 values: `J`, `entropy` and `optimalTokenProb_turn<t>` (t = 1..T,
 //     the JSON's optimalTokenProb[t − 1]) at iteration k are the policy after k updates (k = 0: before any);
 //     with γ < 1 and per-turn rewards also `Jgamma` (the discounted return, the JSON's Jgamma) right

@@ -9,7 +9,7 @@ import { shareConfig } from '../share';
 import type { HotChange, Live } from '../live';
 import type { Plan } from '../plan';
 
-// The page's results as the JSON the CLI prints (shared/cli-contract.md "Result (JSON)",
+// The page's results as the JSON the CLI prints (docs/cli.md "The result JSON",
 // built by the same buildResult), plus what it takes to reproduce and compare them:
 //
 //   config        the config JSON that replays these runs (the CLI's input, the one a permalink

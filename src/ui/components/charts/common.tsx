@@ -4,7 +4,7 @@ import type { Live, XAxis } from '../../live';
 import type { Plan } from '../../plan';
 import type { Tip } from './Plot';
 import { nearestIndex } from './plot-geometry';
-import { CHART_REDRAW_MS } from '../../redraw';
+import { CHART_REDRAW_MS, throttle } from '../../redraw';
 import { X_AXIS } from '../../../core/metrics/names';
 
 // What every chart reads from the store. `live` is mutated in place, so derived data is keyed on a
@@ -28,15 +28,11 @@ interface Shown {
 }
 const initial: Shown = { version: useApp.getState()?.version ?? 0, live: useApp.getState()?.live ?? null };
 const shown = new Array<Shown>(slotCount).fill(initial);
-let lastPublish = -Infinity;
-let timer: ReturnType<typeof setTimeout> | null = null;
 const listeners = Array.from({ length: slotCount }, () => new Set<() => void>());
 
 function publish(): void {
-  timer = null;
   const { version, live } = useApp.getState();
   const next = { version, live };
-  lastPublish = performance.now();
   for (let k = 0; k < slotCount; k++)
     setTimeout(() => {
       shown[k] = next;
@@ -44,11 +40,9 @@ function publish(): void {
     }, k * SLOT_MS);
 }
 
+const poke = throttle(publish, CHART_REDRAW_MS);
 useApp.subscribe((s, prev) => {
-  if (s.version === prev?.version || timer !== null) return;
-  const wait = lastPublish + CHART_REDRAW_MS - performance.now();
-  if (wait <= 0) publish();
-  else timer = setTimeout(publish, wait);
+  if (s.version !== prev?.version) poke();
 });
 
 /** The store's `version` and `live`, throttled to one change per CHART_REDRAW_MS, for the chart in `slot`. */

@@ -120,12 +120,11 @@ function RewardGrid({ caption, testId, columns, rows, wanted, labels, cell }: {
   );
 }
 
-export function RewardTableEditor() {
-  const draft = useApp((s) => s.draft);
-  const [resizeError, setResizeError] = useState<string | null>(null);
-  const [turnError, setTurnError] = useState<string | null>(null);
+type Draft = ReturnType<typeof useApp.getState>['draft'];
+
+/** What the editor shows for a draft: the tables present, the sizes' shape, and whether they fit. */
+function tablesOf(draft: Draft) {
   const env = draft.env as Record<string, unknown>;
-  const sizeDefs = envControls(draft).filter((d) => ['env.turns', 'env.tokensPerTurn', 'env.vocab', 'env.contexts'].includes(d.path));
   const rewards = listOf(env.rewards);
   const rows = rewards.map((r) => (Array.isArray(r) ? r.length : 0));
   const present = rows.reduce((a, b) => a + b, 0);
@@ -134,53 +133,48 @@ export function RewardTableEditor() {
   const turnRewards = listOf(env.turnRewards);
   const terminalFits = shape !== null && rewards.length === shape.contexts && rows.every((n) => n === shape.sequences);
   const turnFits = !turnOn || (shape !== null && turnTablesFit(env.turnRewards, shape));
-  const fits = terminalFits && turnFits;
   const wanted = shape ? shape.contexts * shape.sequences : null;
-  const T = env.turns as number, V = env.vocab as number, L = env.tokensPerTurn as number;
-  const labels = shape && shape.sequences <= MAX_EDITOR_CELLS ? prefixLabels(V, T, L) : [];
-  const height = Math.max(0, ...rows);
-  const tooBig = present > MAX_EDITOR_CELLS || (wanted !== null && wanted > MAX_EDITOR_CELLS && !fits);
-
   // per-turn tables as present: per turn index, the rows each context has
   const turnCount = Math.max(0, ...turnRewards.map((tables) => listOf(tables).length));
   const turnColumns = Array.from({ length: turnCount }, (_, t) => turnRewards.map((tables) => {
     const table = listOf(tables)[t];
     return Array.isArray(table) ? table.length : 0;
   }));
-  const turnPresent = turnColumns.flat().reduce((a, b) => a + b, 0);
-  const canTurn = shape !== null && shape.prefixes.length > 0;
+  const fits = terminalFits && turnFits;
+  return {
+    T: env.turns as number,
+    V: env.vocab as number,
+    L: env.tokensPerTurn as number,
+    rewards, rows, present, shape, turnOn, turnRewards, terminalFits, fits, wanted, turnColumns,
+    height: Math.max(0, ...rows),
+    tooBig: present > MAX_EDITOR_CELLS || (wanted !== null && wanted > MAX_EDITOR_CELLS && !fits),
+    turnPresent: turnColumns.flat().reduce((a, b) => a + b, 0),
+  };
+}
+type Tables = ReturnType<typeof tablesOf>;
 
+/** The sizes' need, and the button that rebuilds the tables at them (shown while they do not fit). */
+function ResizeBar({ draft, t }: { draft: Draft; t: Tables }) {
+  const [error, setError] = useState<string | null>(null);
+  const { shape, turnOn } = t;
   const resize = () => {
     const r = resizeRewards(draft);
-    setResizeError(r.ok ? null : r.error);
+    setError(r.ok ? null : r.error);
     if (r.ok) replaceDraft(r.draft);
   };
-  const toggleTurns = (on: boolean) => {
-    const r = setTurnRewards(draft, on);
-    setTurnError(r.ok ? null : r.error);
-    if (r.ok) replaceDraft(r.draft);
-  };
-
-  const turnReason = !shape ? 'set valid sizes first' : !canTurn ? 'one turn: its only reward is the terminal table' : null;
   const need = shape
     ? `These sizes need ${shape.contexts} × ${shape.sequences.toLocaleString('en-US')} rewards (contexts × V^(T·L))` +
       (turnOn && shape.prefixes.length > 0 ? ` and per-turn tables of ${shape.prefixes.map((n) => n.toLocaleString('en-US')).join(', ')} rewards per context` : '')
     : '';
-
   return (
-    <div className="reward-editor" data-testid="reward-editor">
-      <div className="ctl-grid">
-        {sizeDefs.map((d) => (
-          <Field key={d.path} def={d} />
-        ))}
-      </div>
-      {!fits && (
+    <>
+      {!t.fits && (
         <div className="reward-resize">
           <span>
             {shape
-              ? terminalFits
+              ? t.terminalFits
                 ? `${need}; the per-turn tables do not fit them.`
-                : `${need}; the table has ${rewards.length} × ${height}.`
+                : `${need}; the table has ${t.rewards.length} × ${t.height}.`
               : 'Set valid sizes to rebuild the table.'}
           </span>
           <button type="button" data-testid="resize-rewards" onClick={resize} disabled={!shape}
@@ -189,57 +183,116 @@ export function RewardTableEditor() {
           </button>
         </div>
       )}
-      {resizeError && <p className="field-error" role="alert" data-testid="resize-error">{resizeError}</p>}
-      <label className="turn-rewards-toggle" title={turnReason ?? 'Besides the terminal reward, a mean reward r_t paid at the end of every turn t < T, one table per turn indexed by the t-turn prefix (env.turnRewards; noise applies to the terminal reward only). Off: no per-turn rewards (the config has no env.turnRewards). A change restarts the experiment.'}>
-        <input type="checkbox" data-testid="turn-rewards-toggle" checked={turnOn} disabled={!turnOn && turnReason !== null}
-          onChange={(e) => toggleTurns(e.target.checked)} />{' '}
+      {error && <p className="field-error" role="alert" data-testid="resize-error">{error}</p>}
+    </>
+  );
+}
+
+/** The per-turn rewards switch: on adds a table per turn t < T, off removes env.turnRewards. */
+function TurnRewardsToggle({ draft, t }: { draft: Draft; t: Tables }) {
+  const [error, setError] = useState<string | null>(null);
+  const { shape, turnOn } = t;
+  const canTurn = shape !== null && shape.prefixes.length > 0;
+  const reason = !shape ? 'set valid sizes first' : !canTurn ? 'one turn: its only reward is the terminal table' : null;
+  const toggle = (on: boolean) => {
+    const r = setTurnRewards(draft, on);
+    setError(r.ok ? null : r.error);
+    if (r.ok) replaceDraft(r.draft);
+  };
+  return (
+    <>
+      <label className="turn-rewards-toggle" title={reason ?? 'Besides the terminal reward, a mean reward r_t paid at the end of every turn t < T, one table per turn indexed by the t-turn prefix (env.turnRewards; noise applies to the terminal reward only). Off: no per-turn rewards (the config has no env.turnRewards). A change restarts the experiment.'}>
+        <input type="checkbox" data-testid="turn-rewards-toggle" checked={turnOn} disabled={!turnOn && reason !== null}
+          onChange={(e) => toggle(e.target.checked)} />{' '}
         Per-turn rewards{turnOn ? '' : ' (off: only the whole episode is rewarded)'}
-        {!turnOn && turnReason && <span className="muted"> — {turnReason}</span>}
+        {!turnOn && reason && <span className="muted"> — {reason}</span>}
       </label>
-      {turnError && <p className="field-error" role="alert" data-testid="turn-rewards-error">{turnError}</p>}
+      {error && <p className="field-error" role="alert" data-testid="turn-rewards-error">{error}</p>}
+    </>
+  );
+}
+
+/** The messages about whole tables and rows (a cell's message sits beside its box). */
+function TableMessages({ t }: { t: Tables }) {
+  return (
+    <>
       <Message path="env.rewards" />
-      {rewards.map((_, x) => (
+      {t.rewards.map((_, x) => (
         <Message key={x} path={`env.rewards[${x}]`} />
       ))}
-      {turnOn && <Message path="env.turnRewards" />}
-      {turnRewards.map((tables, x) => (
+      {t.turnOn && <Message path="env.turnRewards" />}
+      {t.turnRewards.map((tables, x) => (
         <Fragment key={x}>
           <Message path={`env.turnRewards[${x}]`} />
-          {listOf(tables).map((_, t) => (
-            <Message key={t} path={`env.turnRewards[${x}][${t}]`} />
+          {listOf(tables).map((_, k) => (
+            <Message key={k} path={`env.turnRewards[${x}][${k}]`} />
           ))}
         </Fragment>
       ))}
-      {tooBig ? (
+    </>
+  );
+}
+
+/** One grid per turn t < T, or a note when they are too big to edit here. */
+function TurnTables({ t }: { t: Tables }) {
+  if (!t.turnOn) return null;
+  if (t.turnPresent > MAX_EDITOR_CELLS)
+    return (
+      <p className="muted" data-testid="turn-rewards-too-big">
+        {`The per-turn tables have ${t.turnPresent.toLocaleString('en-US')} cells; the editor shows at most ${MAX_EDITOR_CELLS}. Edit them as config JSON, or resize.`}
+      </p>
+    );
+  return (
+    <>
+      {t.turnColumns.map((columns, k) => {
+        const n = t.shape?.prefixes[k];
+        const prefixes = n !== undefined && n <= MAX_EDITOR_CELLS ? prefixLabels(t.V, k + 1, t.L) : [];
+        const extra = t.shape !== null && n === undefined;
+        return (
+          <RewardGrid key={k} testId={`turn-table-${k}`} columns={columns} rows={Math.max(0, ...columns)} wanted={n ?? (t.shape ? 0 : null)} labels={prefixes}
+            caption={`Turn ${k + 1} reward r${sub(k + 1)}, paid at the end of turn ${k + 1}, by ${k + 1}-turn prefix${extra ? ' (extra: these sizes have no such turn)' : ''}`}
+            cell={(x, q, label) => <TurnCell x={x} t={k} q={q} label={label} />} />
+        );
+      })}
+    </>
+  );
+}
+
+/** The terminal table: one row per token sequence, one column per context. */
+function TerminalTable({ t }: { t: Tables }) {
+  if (t.present === 0) return null;
+  const labels = t.shape && t.shape.sequences <= MAX_EDITOR_CELLS ? prefixLabels(t.V, t.T, t.L) : [];
+  return (
+    <RewardGrid columns={t.rows} rows={t.height} wanted={t.shape?.sequences ?? null} labels={labels}
+      caption={t.turnOn ? `Terminal reward r${sub(Number.isInteger(t.T) ? t.T : 0)} (turn ${textOf(t.T)}), by token sequence` : 'Reward R̄, by token sequence'}
+      cell={(x, s, label) => <TerminalCell x={x} s={s} label={label} />} />
+  );
+}
+
+export function RewardTableEditor() {
+  const draft = useApp((s) => s.draft);
+  const t = tablesOf(draft);
+  const sizeDefs = envControls(draft).filter((d) => ['env.turns', 'env.tokensPerTurn', 'env.vocab', 'env.contexts'].includes(d.path));
+  return (
+    <div className="reward-editor" data-testid="reward-editor">
+      <div className="ctl-grid">
+        {sizeDefs.map((d) => (
+          <Field key={d.path} def={d} />
+        ))}
+      </div>
+      <ResizeBar draft={draft} t={t} />
+      <TurnRewardsToggle draft={draft} t={t} />
+      <TableMessages t={t} />
+      {t.tooBig ? (
         <p className="muted" data-testid="reward-editor-too-big">
-          {present > MAX_EDITOR_CELLS
-            ? `This table has ${present.toLocaleString('en-US')} cells; the editor shows at most ${MAX_EDITOR_CELLS}. Edit it as config JSON, or lower the sizes and resize.`
-            : `These sizes need ${wanted!.toLocaleString('en-US')} cells; the editor builds tables of at most ${MAX_EDITOR_CELLS}.`}
+          {t.present > MAX_EDITOR_CELLS
+            ? `This table has ${t.present.toLocaleString('en-US')} cells; the editor shows at most ${MAX_EDITOR_CELLS}. Edit it as config JSON, or lower the sizes and resize.`
+            : `These sizes need ${t.wanted!.toLocaleString('en-US')} cells; the editor builds tables of at most ${MAX_EDITOR_CELLS}.`}
         </p>
       ) : (
         <>
-          {turnOn && turnPresent > MAX_EDITOR_CELLS && (
-            <p className="muted" data-testid="turn-rewards-too-big">
-              {`The per-turn tables have ${turnPresent.toLocaleString('en-US')} cells; the editor shows at most ${MAX_EDITOR_CELLS}. Edit them as config JSON, or resize.`}
-            </p>
-          )}
-          {turnOn &&
-            turnPresent <= MAX_EDITOR_CELLS &&
-            turnColumns.map((columns, t) => {
-              const n = shape?.prefixes[t];
-              const prefixes = n !== undefined && n <= MAX_EDITOR_CELLS ? prefixLabels(V, t + 1, L) : [];
-              const extra = shape !== null && n === undefined;
-              return (
-                <RewardGrid key={t} testId={`turn-table-${t}`} columns={columns} rows={Math.max(0, ...columns)} wanted={n ?? (shape ? 0 : null)} labels={prefixes}
-                  caption={`Turn ${t + 1} reward r${sub(t + 1)}, paid at the end of turn ${t + 1}, by ${t + 1}-turn prefix${extra ? ' (extra: these sizes have no such turn)' : ''}`}
-                  cell={(x, q, label) => <TurnCell x={x} t={t} q={q} label={label} />} />
-              );
-            })}
-          {present > 0 && (
-            <RewardGrid columns={rows} rows={height} wanted={shape?.sequences ?? null} labels={labels}
-              caption={turnOn ? `Terminal reward r${sub(Number.isInteger(T) ? T : 0)} (turn ${textOf(T)}), by token sequence` : 'Reward R̄, by token sequence'}
-              cell={(x, s, label) => <TerminalCell x={x} s={s} label={label} />} />
-          )}
+          <TurnTables t={t} />
+          <TerminalTable t={t} />
         </>
       )}
     </div>

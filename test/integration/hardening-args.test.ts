@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseArgs } from '../src/cli/args';
-import { InputError } from '../src/cli/errors';
-import { advantagesOf, parseAdvantagesInput } from '../src/cli/inputs';
-import { computeAdvantages } from '../src/core/algo/advantages';
-import { cli, ensureBuilt, scratchDir, type CliResult } from './helpers/cli';
+import { parseArgs } from '../../src/cli/args';
+import { InputError } from '../../src/cli/errors';
+import { advantagesOf, parseAdvantagesInput } from '../../src/cli/inputs';
+import { computeAdvantages } from '../../src/core/algo/advantages';
+import { cli, ensureBuilt, scratchDir, type CliResult } from '../helpers/cli';
 
-// Issue 16, class 5: the command line is parsed strictly (node:util parseArgs, strict): an
+// The command line is parsed strictly (node:util parseArgs, strict): an
 // unknown option, an option without its value, an option twice, a value given to a switch or an
 // extra argument is exit 2 with one line naming it and the usage hint, never silently ignored.
 // And `advantages` whose results overflow float64 is exit 2, not a list of nulls.
@@ -114,7 +114,7 @@ describe('strict arguments', () => {
     );
   });
 
-  it('examples from issue 16', () => {
+  it('examples of arguments refused', () => {
     const refused = (argv: string[], ...mentions: string[]) => {
       expect(() => parseArgs(argv)).toThrow(InputError);
       try {
@@ -198,7 +198,7 @@ describe('advantages never print non-finite values', () => {
 // ---------------------------------------------------------------------------------------------
 // The CLI: the examples
 
-describe('the CLI (regressions from issue 16)', () => {
+describe('the CLI (regressions)', () => {
   let tmp: ReturnType<typeof scratchDir>;
   const TINY = { version: 1, env: { preset: 'lock' }, mode: 'exact', iterations: 2, seeds: 1, algorithms: [{ id: 'seeupo' }] };
   beforeAll(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cli, useCliScratch } from './helpers/cli';
+import { cli, useCliScratch } from '../helpers/cli';
 
 // The CLI on the tensor executor (Node: tfjs wasm or cpu backends).
 

@@ -1,12 +1,12 @@
 import { beforeAll, describe, it } from 'vitest';
 import fc from 'fast-check';
-import { ALGORITHM_IDS } from '../src/core/algo/records';
-import { ConfigError } from '../src/core/config/fields';
-import { resolveConfig } from '../src/core/config/resolve';
-import { expectAllMarked } from './support/diverged';
-import { runCpu, runTensor, useBackend } from './support/tensor';
+import { ALGORITHM_IDS } from '../../src/core/algo/records';
+import { ConfigError } from '../../src/core/config/fields';
+import { resolveConfig } from '../../src/core/config/resolve';
+import { expectAllMarked } from '../support/diverged';
+import { runCpu, runTensor, useBackend } from '../support/tensor';
 
-// Every blow-up is marked (issue 16), fuzzed: experiments with extreme values (rewards up to
+// Every blow-up is marked, fuzzed: experiments with extreme values (rewards up to
 // ±1e300, learning rates up to 1000, criticLr up to 100, clip up to 10, initScale up to 10,
 // tabular and MLP policies, exact and sampled) go to both executors. For every run of every result
 // either diverged is null and every reported number is finite, or diverged = k and every J and

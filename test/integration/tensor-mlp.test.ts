@@ -1,14 +1,14 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ALGORITHM_IDS, presetRecord } from '../src/core/algo/records';
-import { maxCurveDiff, mostMoved, runCpu, stepAgainstFd, tensorShard, useBackend } from './support/tensor';
-import { runOnTensor } from '../src/exec/tensor/run-experiment';
-import { resolveConfig } from '../src/core/config/resolve';
-import { allRuns } from '../src/core/run/partition';
-import { buildResult } from '../src/core/run/result';
-import { TensorShard } from '../src/exec/tensor/shard';
+import { ALGORITHM_IDS, presetRecord } from '../../src/core/algo/records';
+import { maxCurveDiff, mostMoved, runCpu, stepAgainstFd, tensorShard, useBackend } from '../support/tensor';
+import { runOnTensor } from '../../src/exec/tensor/run-experiment';
+import { resolveConfig } from '../../src/core/config/resolve';
+import { allRuns } from '../../src/core/run/partition';
+import { buildResult } from '../../src/core/run/result';
+import { TensorShard } from '../../src/exec/tensor/shard';
 
-// The shared MLP policy (algorithms.md §2) on the tensor executor.
+// The shared MLP policy (docs/math.md "Policies") on the tensor executor.
 
 const named = ALGORITHM_IDS.map((id) => ({ id }));
 const simultaneous = ALGORITHM_IDS.filter((id) => presetRecord(id).rule !== 'sequential').map((id) => ({ id }));
@@ -30,18 +30,18 @@ describe('MLP with one-hot node inputs and no hidden layer is the tabular policy
       const config = { version: 1, env: { preset }, mode: 'exact', iterations: 30, seeds: 1, algorithms: named };
       const { diff, where } = maxCurveDiff(await runCpu(config), await oneHotTable(config));
       expect(diff, where).toBeLessThan(2e-3);
-    }, 30_000);
+    });
   }
   it('two-prompts, exact, Adam: the simultaneous algorithms too (one shared Adam state = the table\'s)', async () => {
     const config = { version: 1, env: { preset: 'two-prompts' }, mode: 'exact', iterations: 30, seeds: 1, optimizer: { kind: 'adam', lr: 0.05 }, algorithms: simultaneous };
     const { diff, where } = maxCurveDiff(await runCpu(config), await oneHotTable(config));
     expect(diff, where).toBeLessThan(2e-3);
-  }, 30_000);
+  });
   it('lock, sampled (per-rollout input rows): same random streams, so the curves coincide', async () => {
     const config = { version: 1, env: { preset: 'lock' }, mode: 'sampled', iterations: 30, seeds: 4, algorithms: named };
     const { diff, where } = maxCurveDiff(await runCpu(config), await oneHotTable(config));
     expect(diff, where).toBeLessThan(2e-3);
-  }, 30_000);
+  });
 });
 
 const mlpConfig = (algorithms: unknown[], extra: Record<string, unknown> = {}) => ({
@@ -78,7 +78,7 @@ describe('MLP: every surrogate\'s gradient at θ_old is the policy gradient (sca
       let worst = 0;
       delta.forEach((d, i) => (worst = Math.max(worst, Math.abs(d - reference[i]))));
       expect(worst / scale).toBeLessThan(1e-2);
-    }, 30_000);
+    });
   }
 });
 
@@ -100,7 +100,7 @@ describe('MLP: exact REINFORCE steps along ∇J (finite differences)', () => {
       expect(Math.abs(step - fd), `layer ${layer} weight ${i}: step ${step} vs FD ${fd}`).toBeLessThan(2e-3 + 0.02 * Math.abs(fd));
     }
     shard.dispose();
-  }, 30_000);
+  });
 });
 
 describe('tensor hygiene', () => {
@@ -125,7 +125,7 @@ describe('tensor hygiene', () => {
       expect(tf.memory().numTensors).toBe(at10);
       shard.dispose();
       expect(tf.memory().numTensors).toBe(before);
-    }, 60_000);
+    });
   }
   it('a whole run leaves no tensor behind', async () => {
     const before = tf.memory().numTensors;

@@ -2,14 +2,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ConfigError, escapeControls, formatPath, issueToError, MAX_DEPTH, quote, QUOTE_CHARS, safeText, show, tooDeep } from '../src/core/config/fields';
-import { resolveConfig } from '../src/core/config/resolve';
-import { importConfig, importEnv } from '../src/core/config/import-file';
-import { readJson } from '../src/cli/inputs';
-import { InputError } from '../src/cli/errors';
-import { cli, useCliScratch } from './helpers/cli';
+import { ConfigError, escapeControls, formatPath, issueToError, MAX_DEPTH, quote, QUOTE_CHARS, safeText, show, tooDeep } from '../../src/core/config/fields';
+import { resolveConfig } from '../../src/core/config/resolve';
+import { importConfig, importEnv } from '../../src/core/config/import-file';
+import { readJson } from '../../src/cli/inputs';
+import { InputError } from '../../src/cli/errors';
+import { cli, useCliScratch } from '../helpers/cli';
 
-// Issue 16, class 4: whatever a config carries, a message about it is one short line with no raw
+// Whatever a config carries, a message about it is one short line with no raw
 // control characters: a bad value is quoted as a short escaped prefix, deep nesting is refused
 // (naming the limit) before anything recursive walks it, and `version` says what it must be.
 
@@ -200,7 +200,7 @@ describe('config messages', () => {
   });
 });
 
-describe('the CLI: regressions from issue 16', () => {
+describe('the CLI: regressions', () => {
   const tmp = useCliScratch();
 
   const oneLine = (stderr: string) => {

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, ROOT, useCliScratch } from './helpers/cli';
+import { cli, ROOT, useCliScratch } from '../helpers/cli';
 
-// `seeupo-explorer sweep` and `merge` as separate processes (issue 18): merged shards equal the
+// `seeupo-explorer sweep` and `merge` as separate processes: merged shards equal the
 // unsharded output byte for byte, every cell equals `run` of that cell, the shard syntax is
 // checked strictly, and scripts/sweep-parallel.sh (xargs -P, and the shard mode a Kubernetes
 // Indexed Job or a Slurm array runs) gives the same bytes.

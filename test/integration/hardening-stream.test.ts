@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { jsonPieces, writeJson } from '../src/cli/write-json';
-import type { ExperimentResult } from '../src/core/run/result';
-import { runCpu, runTensor, useBackend } from './support/tensor';
-import { cli, useCliScratch } from './helpers/cli';
+import { jsonPieces, writeJson } from '../../src/cli/write-json';
+import type { ExperimentResult } from '../../src/core/run/result';
+import { runCpu, runTensor, useBackend } from '../support/tensor';
+import { cli, useCliScratch } from '../helpers/cli';
 
-// Issue 16, class 1: the result JSON is written as a stream, never as one string (a large
+// The result JSON is written as a stream, never as one string (a large
 // result's text is longer than V8's longest string: "Invalid string length" after the work was
 // done), and the bytes are exactly JSON.stringify's wherever JSON.stringify works.
 

@@ -3,15 +3,15 @@ import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { deflateSync, inflateSync } from 'fflate';
-import { decodeLink, encodeLink, type LinkDecoded, type LinkState } from '../src/core/config/link-codec';
-import { importConfig, importEnv, type Imported } from '../src/core/config/import-file';
-import { DEFAULT_CONFIG } from '../src/core/config/defaults';
-import { resolveConfig } from '../src/core/config/resolve';
-import { ENV_PRESETS, ENV_PRESET_NAMES } from '../src/core/env/presets';
-import { ALGORITHM_IDS } from '../src/core/algo/records';
-import { METRICS, X_AXES } from '../src/core/config/view';
+import { decodeLink, encodeLink, type LinkDecoded, type LinkState } from '../../src/core/config/link-codec';
+import { importConfig, importEnv, type Imported } from '../../src/core/config/import-file';
+import { DEFAULT_CONFIG } from '../../src/core/config/defaults';
+import { resolveConfig } from '../../src/core/config/resolve';
+import { ENV_PRESETS, ENV_PRESET_NAMES } from '../../src/core/env/presets';
+import { ALGORITHM_IDS } from '../../src/core/algo/records';
+import { METRICS, X_AXES } from '../../src/core/config/view';
 
-// Permalinks and imported files, fuzzed (issue 5): random and mutated links and files go to the
+// Permalinks and imported files, fuzzed: random and mutated links and files go to the
 // decoder; no exception escapes, every rejection names a field ("field: …"), nothing accepted is
 // an invalid experiment, and no input is ever evaluated as code. Fixed seeds keep CI
 // deterministic; a failure prints the seed, path and counterexample to replay.

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, ensureBuilt, ROOT, scratchDir, type CliResult } from './helpers/cli';
+import { cli, ensureBuilt, ROOT, scratchDir, type CliResult } from '../helpers/cli';
 
-// The headless CLI as shared/cli-contract.md fixes it: exit 0 on success, 2 with one line on
+// The headless CLI as docs/cli.md fixes it: exit 0 on success, 2 with one line on
 // stderr for invalid input, 1 otherwise, never a stack trace.
 
 let tmp: ReturnType<typeof scratchDir>;
