@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { resolveConfig } from '../src/core/config/resolve';
-import { LESSONS } from '../src/core/lessons/lessons';
-import { cli, ensureBuilt } from './helpers/cli';
+import { resolveConfig } from '../../src/core/config/resolve';
+import { LESSONS } from '../../src/core/lessons/lessons';
+import { cli, ensureBuilt } from '../helpers/cli';
 
 // `seeupo-explorer lessons`: every lesson with its config (as `run` reads it), the verdict it
 // declares and the variants it holds under (cli-contract.md, round 2), so anyone can re-run it.

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { resolveConfig } from '../src/core/config/resolve';
-import { LESSONS } from '../src/core/lessons/lessons';
-import { applyVariant, describeVariant, startsUniform, standardVariants, type Variant } from '../src/core/lessons/variants';
-import { lessonVerdict } from '../src/core/lessons/verdict';
-import type { ExperimentResult } from '../src/core/run/result';
-import { runCpu, runTensor, useBackend } from './support/tensor';
+import { resolveConfig } from '../../src/core/config/resolve';
+import { LESSONS } from '../../src/core/lessons/lessons';
+import { applyVariant, describeVariant, startsUniform, standardVariants, type Variant } from '../../src/core/lessons/variants';
+import { lessonVerdict } from '../../src/core/lessons/verdict';
+import type { ExperimentResult } from '../../src/core/run/result';
+import { runCpu, runTensor, useBackend } from '../support/tensor';
 
 // Every lesson under every variant it declares (its `holdsUnder`): the verdict it teaches must
 // survive the changes a reader would try first — the learning rate halved and doubled, other

@@ -3,7 +3,7 @@ import { standardVariants } from './variants';
 
 // Claim 1: GRAE-REINFORCE reaches J* when undiscounted. Numbers measured with the CLI (exact mode,
 // CPU executor); times on the 2-core dev machine, `claims X.json --threads 2`. Every lesson is run
-// under its holdsUnder by test/lessons-variants.test.ts.
+// under its holdsUnder by test/integration/lessons-variants.test.ts.
 
 /** T = 2, V = 2: a first token 0 pays 0.5 at once and nothing after; the sequence 1-0 pays 0.8 at the end (J* = 0.8). */
 const lure = (gamma: number) => ({

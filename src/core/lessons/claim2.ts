@@ -3,7 +3,7 @@ import { standardVariants } from './variants';
 
 // Claim 2: PPO with GRAE can decrease J, where PPO with the true advantage would not. Numbers
 // measured with the CLI (CPU executor); times on the 2-core dev machine, `claims X.json --threads 2`.
-// Every lesson is run under its holdsUnder by test/lessons-variants.test.ts.
+// Every lesson is run under its holdsUnder by test/integration/lessons-variants.test.ts.
 //
 // In exact mode with a table drops are rare: J only falls when an update of several epochs moves
 // the policy far enough that the surrogate's first-order picture fails. The lesson therefore puts

@@ -4,7 +4,7 @@ import { standardVariants } from './variants';
 // Claim 3: critic-free simultaneous methods can miss J* where reverse-order SeeUPO reaches it.
 // Numbers measured with the CLI (exact mode, CPU executor); times on the 2-core dev machine,
 // `claims X.json --threads 2`. Every lesson is run under its holdsUnder by
-// test/lessons-variants.test.ts.
+// test/integration/lessons-variants.test.ts.
 //
 // The learning-rate map of the 5-turn lock (exact, 300 iterations, uniform start; final J):
 //   lr ≤ 0.7   SeeUPO 0.30, GRPO 0.30, PPO+GAE 1 (the critic alone escapes)

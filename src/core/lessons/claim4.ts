@@ -6,7 +6,7 @@ import type { SweepInput } from '../sweep/schema';
 // need not. Numbers measured with the CLI; times on the 2-core dev machine, `claims X.json --threads 2`.
 // Claim 4's verdict is the guarantee (parts a and b, docs/claims.md); part c, "order matters", has
 // its own verdict, and a lesson about it says `part: 'c'`. Every lesson is run under its
-// holdsUnder by test/lessons-variants.test.ts.
+// holdsUnder by test/integration/lessons-variants.test.ts.
 
 /** The learning-rate map of the 5-turn lock (claim3.ts's comment has it in numbers). */
 const ORDER_MAP: SweepInput = {

@@ -4,7 +4,7 @@ import { standardVariants } from './variants';
 // Claim 5: group std normalization changes where training ends; batch normalization does not move
 // it. Numbers measured with the CLI (exact mode, CPU executor); times on the 2-core dev machine,
 // `claims X.json --threads 2`. Every lesson is run under its holdsUnder by
-// test/lessons-variants.test.ts.
+// test/integration/lessons-variants.test.ts.
 //
 // The claim needs parameters shared across prompts: with a table per prompt a normalization only
 // rescales each prompt's step, so it cannot move where training ends (docs/claims.md, claim 5).
