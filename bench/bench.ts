@@ -7,6 +7,9 @@
 //   baseline  the straightforward baseline against it (bench/baseline-rows.ts)
 //   tensor    the tensor executor on the Node tfjs backends (bench/tensor.ts)
 //   scaling   cost per iteration against turns, tokens per turn, vocab, G and seeds, both executors (bench/scaling.ts)
+//   startup   a 1-iteration, 1-seed CLI run against a bare `node -e 0`, whole process (bench/versus.ts)
+//   versus    the CLI against the scalar implementation (bench/scalar), whole process, paired, at 16, 64, 256 seeds (bench/versus.ts)
+//   write     the result written by the CLI's streaming writer against JSON.stringify (bench/write.ts)
 //   memory    heap (and tf.memory()) over a 10,000-iteration run, both executors (bench/memory.ts)
 // e.g. `npm run bench -- scaling`, `npm run bench -- cpu tensor`; an unknown name exits 2.
 import { availableParallelism } from 'node:os';
@@ -90,6 +93,21 @@ async function scalingSection(): Promise<void> {
   printScalingRows(rows, { backend: 'wasm', seconds: (performance.now() - t0) / 1000 });
 }
 
+async function startupSection(): Promise<void> {
+  const { startupRows } = await import('./versus');
+  await startupRows();
+}
+
+async function versusSection(): Promise<void> {
+  const { versusRows } = await import('./versus');
+  await versusRows();
+}
+
+async function writeSection(): Promise<void> {
+  const { writeRows } = await import('./write');
+  await writeRows();
+}
+
 // imported only when asked for: it sets V8 flags (--expose-gc) as it loads
 async function memorySection(): Promise<void> {
   const { memoryRows } = await import('./memory');
@@ -102,6 +120,9 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   baseline: baselineSection,
   tensor: tensorSection,
   scaling: scalingSection,
+  startup: startupSection,
+  versus: versusSection,
+  write: writeSection,
   memory: memorySection,
 };
 

@@ -1,21 +1,69 @@
-// Bundles the Node entry points (CLI, its worker thread, the benchmark) into dist/.
-// Runs on `npm ci` (prepare) and before tests, so `npx seeupo-explorer` works with no build step.
+// Bundles the Node entry points into dist/: the CLI and its worker thread as one CommonJS file
+// each (dist/cli.js, dist/cpu-worker.js; dist/package.json says they are CommonJS), the benchmark
+// as ES modules (dist/bench.mjs and its chunks). Runs on `npm ci` (prepare) and before tests, so
+// `npx seeupo-explorer` works with no build step.
+//
+// Why one CommonJS file for the CLI: start-up. The ES module loader resolves, stats and links every
+// chunk, and Node 20 has no compile cache for modules (module.enableCompileCache is Node ≥ 22.1);
+// bin/seeupo-explorer.js compiles the one file through node:vm with V8's code cache
+// (dist/cli.js.cache, made below by a 1-iteration run), so the CLI is not compiled again each time.
+// tfjs stays external and is required only when the tensor executor runs (esbuild inlines the
+// dynamic import as a lazily initialized module).
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
-await build({
-  entryPoints: {
-    cli: 'src/cli/main.ts',
-    'cpu-worker': 'src/exec/cpu/node-worker.ts',
-    bench: 'bench/bench.ts',
-  },
-  outdir: 'dist',
+const common = {
   bundle: true,
   platform: 'node',
-  format: 'esm',
-  splitting: true, // the tensor executor (and tfjs) load only when a run needs them
   external: ['@tensorflow/*'],
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
+};
+
+await build({
+  ...common,
+  entryPoints: { cli: 'src/cli/main.ts', 'cpu-worker': 'src/exec/cpu/node-worker.ts' },
+  outdir: 'dist',
+  format: 'cjs',
+  // less to parse and cache; stack traces map back through the source map (--enable-source-maps);
+  // SEEUPO_MINIFY=0 keeps the names, for a readable node --cpu-prof profile
+  minify: process.env.SEEUPO_MINIFY !== '0',
+  // the sources locate the worker bundle from their own URL
+  define: { 'import.meta.url': '__seeupo_import_meta_url' },
+  // fflate's Node build starts by loading worker_threads (for its asynchronous API); the
+  // permalink codec uses only deflateSync/inflateSync, the same code in its plain build
+  alias: { fflate: 'fflate/browser' },
+  banner: { js: "var __seeupo_import_meta_url = require('url').pathToFileURL(__filename).href;" },
+});
+writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
+
+await build({
+  ...common,
+  entryPoints: { bench: 'bench/bench.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
+  format: 'esm',
+  splitting: true, // the tensor executor (and tfjs) load only when a section needs them
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });
+
+// the scalar implementation the benchmark compares with (bench/scalar), one file of its own
+await build({ ...common, entryPoints: { scalar: 'bench/scalar/main.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, format: 'esm', alias: { fflate: 'fflate/browser' } });
+
+// V8's code cache for the CLI, from a short real run (so the functions a run compiles are in it)
+rmSync('dist/cli.js.cache', { force: true });
+const dir = mkdtempSync(join(tmpdir(), 'seeupo-build-'));
+try {
+  const config = join(dir, 'config.json');
+  writeFileSync(config, JSON.stringify({ version: 1, env: { preset: 'lock' }, iterations: 1, seeds: 1 }));
+  execFileSync(process.execPath, ['bin/seeupo-explorer.js', 'run', config, '--threads', '1', '--out', join(dir, 'result.json')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, SEEUPO_CODE_CACHE: 'write' },
+  });
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -53,3 +53,17 @@ describe('Clopper–Pearson 95% intervals', () => {
     expect(r(28, 32)).toEqual([0.7101, 0.9649]);
   });
 });
+
+describe('numbers in reasons for any finite reward range', () => {
+  it('a subnormal reward range is written in exponent form, never asking toFixed for more than 100 digits', async () => {
+    const { jDecimals, MAX_J_DECIMALS, makeFmt } = await import('../src/core/claims/text');
+    expect(jDecimals(1)).toBe(2);
+    expect(jDecimals(0.001)).toBe(4);
+    expect(jDecimals(2.4703e-320)).toBe(MAX_J_DECIMALS);
+    const f = makeFmt(2.4703e-320);
+    expect(f.num(2.4703e-320)).toBe('2.47e-320');
+    expect(f.drop(1e-321)).toBe('1.0e-321');
+    expect(makeFmt(1).num(0.3)).toBe('0.30');
+    expect(makeFmt(1e308).num(1e307)).toBe(1e307.toFixed(2));
+  });
+});

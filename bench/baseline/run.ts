@@ -33,7 +33,10 @@ export function evaluate(exp: Experiment, tree: Tree, opt: Optimum, policy: Tabu
   return evaluatePolicy(exp.env, tree, opt, probs, makeEvalScratch(tree), makePolicyValue(tree.T));
 }
 
-export function runBaselineRun(exp: Experiment, algoIndex: number, seedIndex: number, opt?: Optimum): BaselineSeries {
+/** What an evaluation records (the engine's PolicyValue, or bench/scalar's plain-array one). */
+export type Evaluator = (exp: Experiment, tree: Tree, opt: Optimum, policy: TabularPolicy) => { J: number; entropy: number; optimalProb: ArrayLike<number> };
+
+export function runBaselineRun(exp: Experiment, algoIndex: number, seedIndex: number, opt?: Optimum, evaluateWith: Evaluator = evaluate): BaselineSeries {
   if (exp.mode !== 'sampled' || exp.policy.kind !== 'tabular') throw new Error('the baseline runs tabular policies in sampled mode only');
   const env = exp.env;
   const tree = buildTree(env);
@@ -58,12 +61,12 @@ export function runBaselineRun(exp: Experiment, algoIndex: number, seedIndex: nu
     wallMs: [],
     diverged: null,
   };
-  const record = (v: PolicyValue) => {
+  const record = (v: ReturnType<Evaluator>) => {
     s.J.push(v.J);
     s.entropy.push(v.entropy);
     s.optimalTokenProb.push(Array.from(v.optimalProb));
   };
-  record(evaluate(exp, tree, optimum, policy));
+  record(evaluateWith(exp, tree, optimum, policy));
   for (let k = 0; k < exp.iterations; k++) {
     for (const c of exp.changes) {
       if (c.at !== k) continue;
@@ -105,7 +108,7 @@ export function runBaselineRun(exp: Experiment, algoIndex: number, seedIndex: nu
     s.clipFraction.push(u.count.total > 0 ? u.count.clipped / u.count.total : 0);
     s.zeroVarianceGroups.push(zeroVarianceGroups(batch));
     s.gradNorm.push(gradNorm(pg));
-    const v = evaluate(exp, tree, optimum, policy);
+    const v = evaluateWith(exp, tree, optimum, policy);
     s.wallMs.push(performance.now() - t0);
     if (!Number.isFinite(v.J)) {
       s.diverged = k + 1;

@@ -4,6 +4,7 @@ import { resolveConfig } from '../core/config/resolve';
 import { inThisThread } from '../exec/cpu/run-experiment';
 import { runInNode } from './run-node';
 import { nodeThreadLauncher } from '../exec/cpu/node-pool';
+import { estimateWorkMs, threadsForWork } from '../exec/cpu/work';
 import { parseArgs, type Args } from './args';
 import type { ExperimentResult } from '../core/run/result';
 import { decodeLink, type LinkState } from '../core/config/link-codec';
@@ -77,7 +78,8 @@ async function runFromArgs(command: string, args: Args, threadsFlag: number | un
   const exp = resolveConfig(raw);
   for (const w of exp.warnings) process.stderr.write(`warning: ${safeText(w, 1000)}\n`);
   const bar = progressBar(process.stderr, 'running');
-  const threads = threadsFlag ?? availableParallelism();
+  // without --threads: as many threads as the estimated work pays for (a short run stays on this thread)
+  const threads = threadsFlag ?? threadsForWork(estimateWorkMs(exp), availableParallelism(), exp.algorithms.length * exp.seedIndices.length);
   const launch = threads === 1 ? inThisThread : nodeThreadLauncher(new URL('./cpu-worker.js', import.meta.url));
   const result = await runInNode(exp, raw, { threads, launch, threadsAsked: threadsFlag !== undefined, onProgress: (p) => bar.update(p) });
   bar.end();

@@ -12,10 +12,16 @@ export const CLAIM_TITLES = {
   5: 'Group std normalization changes where training ends; batch normalization does not move it',
 } as const;
 
-/** Decimals for J values: 2 for rewards spanning about 1, more for narrower reward ranges. */
+/** The most decimals a J value is written with; narrower reward ranges are written in exponent form. */
+export const MAX_J_DECIMALS = 12;
+
+/**
+ * Decimals for J values: 2 for rewards spanning about 1, more for narrower reward ranges, at most
+ * MAX_J_DECIMALS (a subnormal range such as 1e-320 would otherwise ask toFixed for 321 digits).
+ */
 export function jDecimals(span: number): number {
   if (!(span > 0) || !Number.isFinite(span)) return 2;
-  return Math.max(2, 1 - Math.floor(Math.log10(span)));
+  return Math.min(MAX_J_DECIMALS, Math.max(2, 1 - Math.floor(Math.log10(span))));
 }
 
 export const plural = (n: number, one: string, many = `${one}s`): string => (n === 1 ? one : many);
@@ -43,7 +49,9 @@ export interface Fmt {
 
 export function makeFmt(rewardRange: number): Fmt {
   const d = jDecimals(rewardRange);
-  const num = (v: number) => (Number.isFinite(v) ? v.toFixed(d) : 'n/a');
+  // past MAX_J_DECIMALS fixed decimals would print every value as 0.000…: three significant digits instead
+  const tiny = rewardRange > 0 && 1 - Math.floor(Math.log10(rewardRange)) > MAX_J_DECIMALS;
+  const num = (v: number) => (Number.isFinite(v) ? (tiny ? v.toPrecision(3) : v.toFixed(d)) : 'n/a');
   const mi = (m: MeanInterval) => {
     if (!Number.isFinite(m.mean)) return 'n/a';
     if (m.n <= 1) return `${num(m.mean)} (1 seed)`;
@@ -54,7 +62,7 @@ export function makeFmt(rewardRange: number): Fmt {
     interval: (values) => mi(meanInterval(values)),
     meanInterval: mi,
     t95: (v) => (Number.isFinite(v) ? String(v) : 'never'),
-    drop: (v) => (Number.isFinite(v) ? (v >= Math.pow(10, -d) ? v.toFixed(d) : v.toPrecision(2)) : 'n/a'),
+    drop: (v) => (Number.isFinite(v) ? (!tiny && v >= Math.pow(10, -d) ? v.toFixed(d) : v.toPrecision(2)) : 'n/a'),
   };
 }
 

@@ -62,7 +62,16 @@ export interface ExperimentResult {
   resultsHash: ResultsHash;
 }
 
-const list = (a: ArrayLike<number>) => Array.from(a, (v) => (Number.isFinite(v) ? v : null));
+/** A curve for the result JSON: non-finite values as null (a plain loop: Array.from with a map function is about 10× slower, and a result holds millions of values). */
+function list(a: ArrayLike<number>): (number | null)[] {
+  const n = a.length;
+  const out = new Array<number | null>(n);
+  for (let i = 0; i < n; i++) {
+    const v = a[i];
+    out[i] = Number.isFinite(v) ? v : null;
+  }
+  return out;
+}
 const num = (v: number) => (Number.isFinite(v) ? v : null);
 
 export function rewardRange(exp: Experiment): number {

@@ -60,23 +60,24 @@ export class CpuShard {
     if (this.done) return null;
     const k = this.iteration;
     applyScheduled(this.pb.exp, k);
-    const records: TurnRecord[] = [];
+    // the turn-by-turn records only when asked for: nothing is allocated per run otherwise
+    const records: TurnRecord[] | null = turns ? [] : null;
     for (let r = 0; r < this.runs.length; r++) {
       const run = this.runs[r];
       const s = this.series[r];
-      const rec: TurnRecord = { turns: [], J: [], optimalProb: [] };
-      records.push(rec);
+      if (records) records.push({ turns: [], J: [], optimalProb: [] });
       if (run.diverged !== null) continue;
+      const rec = records ? records[r] : null;
       const t0 = performance.now();
       const watched = turns && this.watched.includes(r);
-      if (watched) rec.trees = [];
+      if (watched) rec!.trees = [];
       const onTurn = turns
         ? (t: number) => {
             const v = evaluateRun(this.pb, run, this.sc);
-            rec.turns.push(t);
-            rec.J.push(v.J);
-            rec.optimalProb.push(Array.from(v.optimalProb));
-            if (watched) rec.trees!.push(this.treeOf(r, k + 1, t, true));
+            rec!.turns.push(t);
+            rec!.J.push(v.J);
+            rec!.optimalProb.push(Array.from(v.optimalProb));
+            if (watched) rec!.trees!.push(this.treeOf(r, k + 1, t, true));
           }
         : undefined;
       iterate(this.pb, run, this.sc, this.m, onTurn);
@@ -84,7 +85,7 @@ export class CpuShard {
       // any non-finite number of the update or of the evaluation marks the run diverged at k + 1 (iterate.ts)
       const v = recordUpdate(s, run, k, this.m, this.m.finite !== false) ? this.record(run, s, k + 1) : null;
       if (run.diverged === null) putUpdate(s, 'wallMs', k, performance.now() - t0);
-      if (turns && rec.turns.length === 0) {
+      if (rec && rec.turns.length === 0) {
         rec.turns.push(-1);
         const ok = run.diverged === null;
         rec.J.push(ok ? v!.J : NaN);
@@ -93,7 +94,7 @@ export class CpuShard {
       }
     }
     this.iteration = k + 1;
-    return turns ? records : null;
+    return records;
   }
 
   /** Draw the trees of these runs (algorithm index, seed index; those this shard owns) in `context`. */

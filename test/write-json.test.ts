@@ -1,0 +1,77 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { jsonPieces, writeJson } from '../src/cli/write-json';
+
+// The CLI's result writer must give exactly JSON.stringify's bytes for the shapes a result has
+// (objects of runs whose curves are long lists of numbers and nulls), with JSON.stringify's
+// number conventions: −0 is written 0, NaN and ±∞ are null, and large and tiny magnitudes use
+// the shortest round-trip text (1e+21, 1e-7, 5e-324).
+
+function sink() {
+  const parts: string[] = [];
+  const stream = new Writable({
+    decodeStrings: false,
+    highWaterMark: 4096,
+    write(chunk: string | Buffer, _enc, cb) {
+      parts.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+      setImmediate(cb);
+    },
+  });
+  return { stream, text: () => parts.join('') };
+}
+
+async function written(value: unknown, chunkChars?: number): Promise<string> {
+  const out = sink();
+  await writeJson(value, out.stream, { chunkChars });
+  return out.text();
+}
+
+/** Numbers with every convention JSON.stringify applies, and ordinary ones. */
+const SPECIAL = [-0, 0, NaN, Infinity, -Infinity, 5e-324, -5e-324, 1e21, 1e-7, 1e-6, 1e20, 999999999999999900000, 1.7976931348623157e308, 2 ** 53, -(2 ** 53) - 2, 0.1, 1 / 3];
+const num = fc.oneof(fc.double(), fc.constantFrom(...SPECIAL), fc.integer(), fc.constant(null));
+const curve = (min: number, max: number) => fc.array(num, { minLength: min, maxLength: max });
+
+const run = fc.record({
+  seed: fc.nat(1000),
+  J: curve(1, 300),
+  entropy: curve(0, 50),
+  optimalTokenProb: fc.array(curve(0, 40), { maxLength: 3 }),
+  kl: curve(0, 50),
+  violations: fc.array(fc.nat(200), { maxLength: 5 }),
+  diverged: fc.option(fc.nat(200)),
+});
+const result = fc.record({
+  version: fc.constant(1),
+  Jstar: num,
+  backend: fc.option(fc.string({ maxLength: 12 })),
+  warnings: fc.array(fc.string({ unit: 'binary', maxLength: 20 }), { maxLength: 3 }),
+  algorithms: fc.array(fc.record({ id: fc.string({ maxLength: 10 }), runs: fc.array(run, { maxLength: 6 }), summary: fc.record({ mean: num, lo: num, hi: num }) }), { maxLength: 4 }),
+  wallSeconds: num,
+});
+
+describe('the result writer is JSON.stringify, byte for byte', () => {
+  it('JSON.stringify number conventions: −0 → 0, NaN/±∞ → null, exponent forms for large and tiny magnitudes', async () => {
+    const text = await written([-0, NaN, Infinity, -Infinity, 1e21, 1e20, 1e-7, 1e-6, 5e-324, -1.5e300, 0.1]);
+    expect(text).toBe('[0,null,null,null,1e+21,100000000000000000000,1e-7,0.000001,5e-324,-1.5e+300,0.1]\n');
+  });
+
+  it('property: result-shaped values (runs of curves with −0, NaN, ∞, extremes, nulls) write as JSON.stringify(v) + "\\n" (300 values, chunk sizes 1–65536)', async () => {
+    await fc.assert(
+      fc.asyncProperty(result, fc.integer({ min: 1, max: 1 << 16 }), async (v, chunk) => {
+        expect(await written(v, chunk)).toBe(JSON.stringify(v) + '\n');
+      }),
+      { numRuns: 300, seed: 0x30_01 },
+    );
+  });
+
+  it('property: curves longer than one serialization slice (up to 20,000 numbers) keep their order and separators', () => {
+    fc.assert(
+      fc.property(curve(4000, 20_000), fc.array(fc.constantFrom(...SPECIAL), { maxLength: 20 }), (a, tail) => {
+        const v = { J: [...a, ...tail], nested: [a.slice(0, 5), tail] };
+        expect(Array.from(jsonPieces(v)).join('')).toBe(JSON.stringify(v));
+      }),
+      { numRuns: 30, seed: 0x30_02 },
+    );
+  });
+});
