@@ -12,10 +12,12 @@ export interface LessonListing {
   title: string;
   config: Record<string, unknown>;
   holdsUnder: Variant[];
+  /** Only where the lesson is about one part of its claim (claim 4's "c"): `expect` is that part's verdict. */
+  part?: string;
 }
 
 export function lessonsCommand(): { lessons: LessonListing[] } {
   return {
-    lessons: LESSONS.map((l) => ({ id: l.id, claim: l.claim, expect: l.expect, title: l.title, config: l.config, holdsUnder: l.holdsUnder })),
+    lessons: LESSONS.map((l) => ({ id: l.id, claim: l.claim, expect: l.expect, title: l.title, config: l.config, holdsUnder: l.holdsUnder, ...(l.part ? { part: l.part } : {}) })),
   };
 }
