@@ -1,5 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { watchProblems, RUN_TIMEOUT } from './helpers';
+import { lessonById } from '../src/core/lessons/lessons';
+import { resolveConfig } from '../src/core/config/resolve';
 
 // The claims lab: the Claims view's five cards and their lessons, a lesson run to its
 // end giving the verdict it declares, lessons by permalink, a guided tour walked from start to
@@ -104,6 +106,9 @@ test('a lesson clicked in the Claims view loads, runs, and gives the verdict it 
   await expect(page.getByTestId('highlight-style')).toHaveCount(0);
 
   // an edit turns the lesson's address into an ordinary config link, and the banner says "edited"
+  // (a lesson opens with the settings drawer closed: open it first)
+  await expect(page.getByTestId('settings-toggle')).toHaveAttribute('aria-expanded', 'false');
+  await page.getByTestId('settings-toggle').click();
   await page.getByTestId('field-iterations').fill('12');
   await page.getByTestId('field-iterations').blur();
   await expect(page.getByTestId('lesson-edited')).toBeVisible();
@@ -170,6 +175,13 @@ test('a guided tour, walked from start to end, pressing the actions it asks for'
         }
         await page.getByTestId(what).click();
         if (what === 'run') await waitDone(page);
+        // a step may ask for several presses ("three more times"): the action counts them down (data-left)
+        for (let left = Number((await action.getAttribute('data-left')) ?? 0); left > 0; ) {
+          await expect(action).toHaveAttribute('data-left', String(left));
+          await page.getByTestId(what).click();
+          await expect(action).not.toHaveAttribute('data-left', String(left));
+          left = Number((await action.getAttribute('data-left')) ?? 0);
+        }
         await expect(next).toBeEnabled({ timeout: RUN_TIMEOUT });
         await expect(page.getByTestId('tour-note')).toContainText(what === 'run' ? 'The run ended' : what === 'step' ? 'Iteration' : 'Turn step');
         if (what === 'step-turn') await expect(page.getByTestId('tour-note')).toContainText(/turn \d was updated (first|second|third|fourth|fifth|last)/);
@@ -230,5 +242,80 @@ test('the classroom layout: large type, transport, return chart and verdicts; hi
   await expect(page.getByTestId('chart-return')).toBeVisible();
   await expect(page.getByTestId('chart-seeds')).toBeVisible();
   await expect(page.getByTestId('chart-heatmap')).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
+const TURN_WORDS = ['', 'one', 'two', 'three', 'four', 'five', 'six'];
+
+test('every lesson, opened by its link and run, shows the verdict it declares, its own claim first', async ({ page }) => {
+  test.setTimeout(600_000);
+  const problems = watchProblems(page);
+  await page.goto('/#v=1');
+  await openClaims(page);
+  const lessons = await page.locator('.claim-cards [data-testid^="lesson-"][data-claim]').evaluateAll((bs) =>
+    bs.map((b) => ({ id: b.getAttribute('data-testid')!.replace(/^lesson-/, ''), claim: b.getAttribute('data-claim')!, expect: b.getAttribute('data-expect')!, part: b.getAttribute('data-part') })),
+  );
+  expect(lessons.length).toBeGreaterThanOrEqual(10);
+  for (const l of lessons) {
+    await page.goto(`/#v=1&lesson=${l.id}`);
+    await page.reload();
+    await expect(page.getByTestId('lesson-banner'), l.id).toHaveAttribute('data-lesson', l.id);
+    // the drawer starts closed; the description is the loaded environment's, with its own number of turns
+    await expect(page.getByTestId('settings-toggle'), l.id).toHaveAttribute('aria-expanded', 'false');
+    const turns = resolveConfig(lessonById(l.id)!.config).env.turns;
+    const env = (await page.getByTestId('lesson-env').textContent())!.toLowerCase();
+    expect(env, l.id).toContain(`${TURN_WORDS[turns]} turns`);
+    // no verdict before data: only what the lesson declares
+    await expect(page.getByTestId('lesson-verdict-wait'), l.id).toBeVisible();
+    await expect(page.locator('[data-testid^="verdict-claim-"]'), l.id).toHaveCount(0);
+    if (await page.getByTestId('tour').count()) await page.getByTestId('tour-close').click();
+    await page.getByTestId('run').click();
+    await waitDone(page, 180_000);
+    await expect(page.getByTestId('lesson-outcome'), l.id).toHaveAttribute('data-verdict', l.expect);
+    // the lesson's own claim first; the others folded, each saying whether this run can test it
+    const rows = page.locator('.verdict-list [data-testid^="verdict-claim-"]');
+    await expect(rows.first(), l.id).toHaveAttribute('data-testid', `verdict-claim-${l.claim}`);
+    if (!l.part) await expect(page.getByTestId(`verdict-claim-${l.claim}`), l.id).toHaveAttribute('data-verdict', l.expect);
+    else await expect(page.getByTestId('lesson-part-verdict'), l.id).toHaveAttribute('data-verdict', l.expect);
+    const others = page.getByTestId('other-claims');
+    await expect(others, l.id).not.toHaveAttribute('open', '');
+    await others.locator('summary').click();
+    for (let n = 1; n <= 5; n++) {
+      if (String(n) === l.claim) continue;
+      const note = page.getByTestId(`other-claim-note-${n}`);
+      await expect(note, `${l.id} claim ${n}`).toBeVisible();
+      const testable = (await page.getByTestId(`verdict-claim-${n}`).getAttribute('data-verdict')) !== 'not-testable';
+      await expect(note, `${l.id} claim ${n}`).toHaveAttribute('data-testable', String(testable));
+    }
+    // captions never show a raw algorithm id
+    const legend = await page.getByTestId('chart-return').locator('.chart-legend').textContent();
+    expect(legend ?? '', l.id).not.toMatch(/\b[a-z]+(-[a-z]+)+\b/);
+  }
+  expect(problems).toEqual([]);
+});
+
+test('the opening lesson: eight identical curves at the exit are labelled as one group', async ({ page }) => {
+  await page.goto('/#v=1&lesson=reverse-escapes-the-exit');
+  await page.reload();
+  await page.getByTestId('run').click();
+  await waitDone(page);
+  const group = page.getByTestId('chart-return').getByTestId('line-group');
+  await expect(group).toHaveCount(1);
+  await expect(group).toHaveAttribute('data-count', '8');
+  await expect(group).toContainText('8 algorithms at 0.30: ');
+  await expect(group).not.toContainText('grpo');
+  await page.screenshot({ path: 'test-results/claims-lesson-grouped.png' });
+});
+
+test('a narrow-band lesson says so and links the sweep that shows the band', async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto('/#v=1&lesson=ordinary-steps-the-exit-only-delays');
+  await page.reload();
+  await expect(page.getByTestId('lesson-title')).toContainText('narrow band');
+  await expect(page.getByTestId('lesson-band')).toBeVisible();
+  await page.getByTestId('lesson-sweep').click();
+  await expect(page.getByTestId('sweep-view')).toBeVisible();
+  await expect(page.getByTestId('sweep-axis-0-pick')).toHaveValue('optimizer.lr');
+  await expect(page.getByTestId('sweep-axis-0-values')).toHaveValue(/0\.5, ?0\.8, ?1, ?1\.5, ?2, ?3/);
   expect(problems).toEqual([]);
 });

@@ -31,7 +31,10 @@ for (const [w, h] of [[1366, 768], [1920, 1080]] as const) {
     await expect.poll(() => page.evaluate(() => scrollY)).toBe(0);
     for (const id of ['run', 'progress', 'quick-normalization', 'quick-order', 'quick-lr', 'chart-return'])
       await onScreen(page, page.getByTestId(id));
-    for (let n = 1; n <= 5; n++) await onScreen(page, page.getByTestId(`verdict-claim-${n}`));
+    // the opening lesson's own claim (3) first, the other claims folded under "other claims on this run"
+    await onScreen(page, page.getByTestId('verdict-claim-3'));
+    await onScreen(page, page.getByTestId('other-claims'));
+    for (let n = 1; n <= 5; n++) await expect(page.getByTestId(`verdict-claim-${n}`)).toHaveAttribute('data-verdict', /^(observed|not-observed|undecided|not-testable)$/);
     if (w >= 1920) for (const id of ['chart-gap', 'chart-metric']) await onScreen(page, page.getByTestId(id).locator('svg').first());
     await page.screenshot({ path: `test-results/teacher-${w}x${h}.png` }); // copies in docs/screenshots/
     expect(problems).toEqual([]);

@@ -7,7 +7,7 @@ import { InputError } from './errors';
 // value given to a switch (--debug=1) or an extra argument is invalid input, exit 2 with one line
 // naming it; never ignored.
 
-export type Command = 'run' | 'claims' | 'advantages' | 'sweep' | 'merge';
+export type Command = 'run' | 'claims' | 'advantages' | 'sweep' | 'merge' | 'lessons';
 
 export interface Args {
   /** null: no command (with --help: print the usage). */
@@ -32,7 +32,7 @@ export interface Args {
 }
 
 const HINT = '(seeupo-explorer --help shows the usage)';
-const COMMANDS: readonly Command[] = ['run', 'claims', 'advantages', 'sweep', 'merge'];
+const COMMANDS: readonly Command[] = ['run', 'claims', 'advantages', 'sweep', 'merge', 'lessons'];
 
 const OPTIONS = {
   out: { type: 'string' },
@@ -56,6 +56,7 @@ export const ALLOWED: Record<Command, readonly OptionName[]> = {
   advantages: ['debug', 'help'],
   sweep: ['out', 'threads', 'shard', 'cell', 'resume', 'debug', 'help'],
   merge: ['out', 'debug', 'help'],
+  lessons: ['out', 'debug', 'help'],
 };
 
 const VALUE_HINT: Record<string, string> = {
@@ -122,9 +123,10 @@ export function parseArgs(argv: string[]): Args {
   };
   const [command, file, ...extra] = positionals;
   if (command === undefined) return { command: null, file: null, files: [], ...options };
-  if (!(COMMANDS as readonly string[]).includes(command)) throw bad(`unknown command ${quote(command)}; the commands are run, claims, advantages, sweep and merge`);
+  if (!(COMMANDS as readonly string[]).includes(command)) throw bad(`unknown command ${quote(command)}; the commands are run, claims, advantages, sweep, merge and lessons`);
   const cmd = command as Command;
   const takes = cmd === 'advantages' ? 'INPUT.json' : cmd === 'sweep' ? 'SWEEP.json' : 'CONFIG.json';
+  if (cmd === 'lessons' && file !== undefined) throw bad(`lessons: unexpected argument ${shownArg(file)}; lessons takes no file`);
   if (extra.length && cmd !== 'merge') throw bad(`${cmd}: unexpected argument ${shownArg(extra[0]!)}${extra.length > 1 ? ` (and ${extra.length - 1} more)` : ''}; ${cmd} takes one ${takes}`);
   for (const name of seen)
     if (!ALLOWED[cmd].includes(name as OptionName)) throw bad(`--${name}: not an option of ${cmd}${cmd === 'advantages' ? ' (it takes INPUT.json only)' : ''}`);

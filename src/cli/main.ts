@@ -15,6 +15,7 @@ import { writeJson } from './write-json';
 import { progressBar } from './progress';
 import { commandHelp, usage } from './usage';
 import { mergeCommand, sweepCommand } from './sweep';
+import { lessonsCommand } from './lessons';
 import { checkOutFile, writeJsonAtomically } from './sweep-out';
 
 
@@ -42,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
     if (value === null) return 0; // written to --out by the sweep's own durable writer
   }
   else if (command === 'merge') value = mergeCommand(args);
+  else if (command === 'lessons') value = lessonsCommand();
   else {
     const result = await runFromArgs(command, args, threads);
     // `claims` prints only the verdicts (docs/cli.md "claims"); `run` the whole result,

@@ -58,6 +58,12 @@ export const HELP: Readonly<Record<Command, CommandHelp>> = {
     options: [['--out FILE', 'write the merged output to FILE instead of stdout']],
     example: 'seeupo-explorer merge shard-0.json shard-1.json --out sweep.json',
   },
+  lessons: {
+    usage: ['seeupo-explorer lessons [--out FILE]'],
+    does: 'Prints {"lessons": [...]}: every lesson of the page with its experiment config (as run reads it), the claim and verdict it declares, and the variants its verdict holds under (docs/lessons.md).',
+    options: [['--out FILE', 'write the JSON to FILE instead of stdout']],
+    example: 'seeupo-explorer lessons',
+  },
 };
 
 const COMMON = [

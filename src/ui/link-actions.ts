@@ -61,6 +61,8 @@ export function openLink(text: string, source: 'startup' | 'history' | 'lesson')
   const { state } = d;
   if (d.empty && source === 'startup') return openLink(`v=1&lesson=${OPENING_LESSON}`, 'lesson'); // no experiment in the address: the opening story
   const page = state.lesson ? { page: 'explorer' as const } : {};
+  // a lesson opens on its charts and its story: the settings drawer starts closed (the toggle opens it)
+  const drawer = state.lesson ? { settingsOpen: false } : {};
   loadExperiment(state.config, state.view, state.lesson ?? null, {
     embed: state.embed,
     classroom: state.classroom ?? false,
@@ -68,6 +70,7 @@ export function openLink(text: string, source: 'startup' | 'history' | 'lesson')
     linkError: null,
     reproduce: null,
     ...page,
+    ...drawer,
   });
   const draft = get().draft;
   if (!state.exact)

@@ -4,7 +4,7 @@ import { algorithmLabel } from '../core/algo/records';
 import { computeOptimum } from '../core/env/exact';
 import { sharesContexts } from '../core/config/experiment';
 import { buildTree } from '../core/env/tree';
-import { ENV_PRESETS } from '../core/env/presets';
+import { describeEnv, ENV_PRESETS } from '../core/env/presets';
 import { chooseExecutor, type ExecutorChoice, type GpuKind } from '../core/run/choose';
 import { algorithmColor } from './palette';
 
@@ -27,7 +27,8 @@ export interface Plan {
   /** Web Workers a CPU-executor run will use (one shard each); the tensor executor uses one. */
   threads: number;
   envTitle: string | null;
-  envDescription: string | null;
+  /** The environment in words, from its actual parameters (src/core/env/presets.ts describeEnv). */
+  envDescription: string;
 }
 
 let gpuKind: GpuKind = null;
@@ -49,6 +50,6 @@ export function planExperiment(config: unknown = DEFAULT_CONFIG, threads: number
     rewardRange: [lo, hi],
     threads: Math.max(1, Math.min(threads, exp.algorithms.length * exp.seedIndices.length)),
     envTitle: preset?.title ?? null,
-    envDescription: preset?.description ?? null,
+    envDescription: describeEnv(exp.env, exp.envPreset),
   };
 }

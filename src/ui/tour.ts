@@ -2,6 +2,7 @@ import { computeClaims, type Claim } from '../core/claims';
 import { claimsInputOfLive, summarizeLive, type LiveSummary } from '../core/metrics/captions';
 import { slotOf } from '../core/run/series';
 import type { Lesson, TourStep } from '../core/lessons/types';
+import { lessonVerdict } from '../core/lessons/verdict';
 import { runsPerAlgorithm, type Live, type TurnStep } from './live';
 import type { Plan } from './plan';
 
@@ -222,8 +223,9 @@ export function runNote(plan: Plan, live: Live, lesson: Lesson | null): string {
   const named = rows.slice(0, NAMED + 1).join(', ') + (rows.length > NAMED + 1 ? `, and ${rows.length - NAMED - 1} more` : '');
   let verdict = '';
   if (lesson) {
-    const c = claims.find((x) => x.claim === lesson.claim);
-    if (c) verdict = ` Claim ${c.claim}: ${c.verdict}${c.verdict === lesson.expect ? ', as this lesson expects.' : ` (this lesson expects ${lesson.expect}).`}`;
+    const c = lessonVerdict(lesson, claims);
+    const name = `Claim ${lesson.claim}${lesson.part ? `, part (${lesson.part})` : ''}`;
+    if (c) verdict = ` ${name}: ${c.verdict}${c.verdict === lesson.expect ? ', as this lesson expects.' : ` (this lesson expects ${lesson.expect}).`}`;
   }
   return `The run ended at iteration ${live.iteration}: ${named}.${verdict}`;
 }

@@ -1,4 +1,7 @@
 import type { Verdict } from '../claims';
+import type { SweepInput } from '../sweep/schema';
+import type { SweepOutcome } from '../sweep/outcomes';
+import type { Variant } from './variants';
 
 /** One step of a lesson's guided tour: what to look at, and what to press. */
 export interface TourStep {
@@ -23,8 +26,10 @@ export interface Lesson {
   id: string;
   /** The claim it is about (1–5). */
   claim: 1 | 2 | 3 | 4 | 5;
-  /** The verdict it declares for that claim at the end of the run. */
+  /** The verdict it declares for that claim (or for `part` of it) at the end of the run. */
   expect: Verdict;
+  /** Set when the lesson is about one part of its claim (claim 4's part c, "order matters"), which has its own verdict. */
+  part?: 'c';
   title: string;
   /** 2–4 sentences on the mechanism and what to look at. */
   text: string;
@@ -34,4 +39,16 @@ export interface Lesson {
   tour: TourStep[];
   /** Optional: the chart to show first (a data-testid: "chart-return", "chart-seeds" or "chart-heatmap"). */
   look?: 'chart-return' | 'chart-seeds' | 'chart-heatmap';
+  /**
+   * The changes the verdict was checked under (src/core/lessons/variants.ts): a test runs the
+   * lesson under each and fails unless the verdict is still `expect`. Every lesson declares the
+   * learning rate ×0.5 and ×2, two other experiment seeds and, where it starts from a uniform
+   * policy, a random start — unless its effect lives in a narrow band (`band`).
+   */
+  holdsUnder: Variant[];
+  /**
+   * Set when the effect lives only in a narrow band of settings: what the band is (one sentence),
+   * and the sweep that shows it (opened in the Sweep view). The title and text say so too.
+   */
+  band?: { note: string; sweep: SweepInput; view: { outcome: SweepOutcome; claim: number } };
 }

@@ -21,13 +21,16 @@ function LessonButton({ lesson }: { lesson: Lesson }) {
         data-testid={`lesson-${lesson.id}`}
         data-claim={lesson.claim}
         data-expect={verdictWord(lesson.expect)}
+        data-part={lesson.part}
         onClick={open}
         title={lesson.text}
       >
         <span className="lesson-button-title">{lesson.title}</span>
         <span className="lesson-button-meta">
           shows <VerdictBadge verdict={lesson.expect} />
+          {lesson.part ? <span className="muted-inline"> for part ({lesson.part})</span> : null}
           {lesson.tour.length ? <span className="muted-inline"> · tour of {lesson.tour.length} steps</span> : null}
+          {lesson.band ? <span className="muted-inline" data-testid={`band-note-${lesson.id}`}> · a narrow band</span> : null}
         </span>
       </button>
     </li>

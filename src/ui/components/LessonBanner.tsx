@@ -1,6 +1,10 @@
 import { useState } from 'react';
 import { closeLesson, currentLesson, lessonEdited, reloadLesson, setPage, startTour, useApp } from '../store';
 import { useLiveClaims, VerdictBadge } from './VerdictPanel';
+import { lessonVerdict } from '../../core/lessons/verdict';
+import { describeVariant } from '../../core/lessons/variants';
+import { encodeSweepLink } from '../../core/sweep/link';
+import type { Lesson } from '../../core/lessons/types';
 import './claims.css';
 
 const LOOK_NAMES = { 'chart-return': 'the return chart', 'chart-seeds': 'the seed charts', 'chart-heatmap': 'credit by turn' } as const;
@@ -15,7 +19,7 @@ export function LessonBanner({ compact = false }: { compact?: boolean }) {
   const [more, setMore] = useState(false);
   const lesson = state ? currentLesson() : null;
   if (!state || !lesson) return null;
-  const c = live?.claims.find((x) => x.claim === lesson.claim);
+  const c = live ? lessonVerdict(lesson, live.claims) : null;
   const finished = status === 'done' && live?.ran && live.iteration >= live.total;
   const look = () => document.querySelector(`[data-testid="${lesson.look}"]`)?.scrollIntoView({ block: 'start', behavior: 'smooth' });
   return (
@@ -23,7 +27,7 @@ export function LessonBanner({ compact = false }: { compact?: boolean }) {
       <div className="lesson-head">
       <div className="lesson-kicker">
         <span>
-          Lesson · claim {lesson.claim} · shows <VerdictBadge verdict={lesson.expect} />
+          Lesson · claim {lesson.claim}{lesson.part ? ` part (${lesson.part})` : ''} · shows <VerdictBadge verdict={lesson.expect} />
         </span>
         {edited && (
           <span className="lesson-edited" data-testid="lesson-edited" title="You changed the experiment: the address is now an ordinary link to your settings">
@@ -40,6 +44,7 @@ export function LessonBanner({ compact = false }: { compact?: boolean }) {
           {lesson.text}{' '}
         </p>
       )}
+      {!compact && <LessonFacts lesson={lesson} open={more} />}
       {edited && (
         <p className="lesson-edited-note">
           You changed the lesson’s experiment, so the address is now an ordinary link to your settings and the lesson’s numbers may no longer hold.{' '}
@@ -50,7 +55,7 @@ export function LessonBanner({ compact = false }: { compact?: boolean }) {
       )}
       {finished && c ? (
         <p className="lesson-outcome" data-testid="lesson-outcome" data-verdict={c.verdict.replace(/ /g, '-')}>
-          Claim {lesson.claim} on this run: <VerdictBadge verdict={c.verdict} />{' '}
+          Claim {lesson.claim}{lesson.part ? `, part (${lesson.part}),` : ''} on this run: <VerdictBadge verdict={c.verdict} />{' '}
           {c.verdict === lesson.expect ? '— as the lesson says.' : `— the lesson says ${lesson.expect}${edited ? ' for its own settings' : ''}.`}
         </p>
       ) : null}
@@ -79,5 +84,35 @@ export function LessonBanner({ compact = false }: { compact?: boolean }) {
         </div>
       )}
     </section>
+  );
+}
+
+/** What is loaded, in words from its parameters; the variants the verdict was checked under; the sweep of a narrow band. */
+function LessonFacts({ lesson, open }: { lesson: Lesson; open: boolean }) {
+  const env = useApp((s) => s.plan?.envDescription ?? null);
+  const sweep = lesson.band ? encodeSweepLink(lesson.band.sweep, lesson.band.view) : null;
+  return (
+    <div className={`lesson-facts${open ? ' open' : ''}`}>
+      {env && (
+        <p className="lesson-env" data-testid="lesson-env">
+          <strong>The environment:</strong> {env}
+        </p>
+      )}
+      {open && (
+        <p className="lesson-holds" data-testid="lesson-holds">
+          <strong>Checked under:</strong> {lesson.holdsUnder.map(describeVariant).join(', ')} — the same verdict each time.
+        </p>
+      )}
+      {lesson.band && (
+        <p className="lesson-band" data-testid="lesson-band">
+          <strong>A narrow band:</strong> {lesson.band.note}{' '}
+          {sweep?.ok && (
+            <a href={`#${sweep.fragment}`} data-testid="lesson-sweep">
+              Open the sweep that shows it →
+            </a>
+          )}
+        </p>
+      )}
+    </div>
   );
 }

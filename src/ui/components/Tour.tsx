@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { ACTION_KEY, ACTION_TEXT, fillText, pressesSince } from '../tour';
 import { closeTour, currentLesson, tourBack, tourNext, useApp } from '../store';
 import { useLiveClaims } from './VerdictPanel';
+import { lessonVerdict } from '../../core/lessons/verdict';
 import './claims.css';
 
 // The lesson's guided tour: one numbered step at a time with Back and Next, an outline and an
@@ -95,7 +96,7 @@ export function Tour() {
   if (!step) return null;
   const n = lesson.tour.length;
   const last = tour.step === n - 1;
-  const verdict = claims?.claims.find((c) => c.claim === lesson.claim)?.verdict ?? null;
+  const verdict = (claims && lessonVerdict(lesson, claims.claims)?.verdict) ?? null;
   const text = fillText(step.text, { plan, live, iteration, verdict });
   const keys = (e: KeyboardEvent<HTMLElement>) => {
     if (e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;

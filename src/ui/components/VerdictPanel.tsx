@@ -1,9 +1,11 @@
-import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { memoLast } from '../memo-last';
 import { CLAIMS_RULES, computeClaims, jDecimals, type Claim, type ClaimPart } from '../../core/claims';
 import { claimSentence, claimsInputOfLive, summarizeLive } from '../../core/metrics/captions';
 import { CLAIM_TEXT, VERDICT_MEANING, verdictWord, type ClaimNumber } from '../claims-text';
-import { selectClaim, useApp } from '../store';
+import { currentLesson, selectClaim, useApp } from '../store';
+import { lessonVerdict } from '../../core/lessons/verdict';
+import type { Lesson } from '../../core/lessons/types';
 import { evidenceCells, highlightCss, highlightOf } from '../verdicts';
 import type { Plan } from '../plan';
 import type { Live } from '../live';
@@ -20,6 +22,8 @@ export interface LiveClaims {
   iteration: number;
   total: number;
   ran: boolean;
+  /** The version of the verdict rules (docs/claims.md). */
+  rules: number;
 }
 
 /** The last verdicts computed: the panel, the Claims view's cards, the banner and the tour share them. */
@@ -27,7 +31,7 @@ const liveClaims = memoLast(({ plan, live, version }: { plan: Plan; live: Live |
   const summaries = live && live.runs.length > 0 && liveFits(plan, live) ? summarizeLive(plan.exp, plan.Jstar, live.runs, live.iteration) : [];
   const claims = computeClaims(claimsInputOfLive(plan.exp, plan.Jstar, summaries));
   const ran = summaries.length > 0 && summaries.some((s) => s.finals.some(Number.isFinite));
-  return { claims, iteration: ran ? summaries[0].iteration : -1, total: plan.exp.iterations, ran };
+  return { claims, iteration: ran ? summaries[0].iteration : -1, total: plan.exp.iterations, ran, rules: CLAIMS_RULES };
 });
 
 /** The five verdicts on the live runs (computeClaims, the CLI's engine), recomputed as they stream. */
@@ -215,7 +219,9 @@ export function VerdictPanel({ large = false }: { large?: boolean }) {
     }
     if (to === null) return;
     e.preventDefault();
-    const next = list.current?.querySelector<HTMLButtonElement>(`[data-testid="verdict-select-${Math.min(5, Math.max(1, to))}"]`);
+    const next = list.current?.closest('.verdicts')?.querySelector<HTMLButtonElement>(`[data-testid="verdict-select-${Math.min(5, Math.max(1, to))}"]`);
+    const folded = next?.closest('details');
+    if (folded && !folded.open) folded.open = true; // a claim under "other claims on this run"
     next?.focus();
   };
   const progress = !live.ran
@@ -223,45 +229,102 @@ export function VerdictPanel({ large = false }: { large?: boolean }) {
     : live.iteration < live.total
       ? `so far: iteration ${live.iteration} of ${live.total}`
       : `after ${live.total} iterations`;
+  const lesson = useApp((s) => (s.lesson ? currentLesson(s) : null));
+  const row = (c: Claim, extra?: ReactNode) => {
+    const n = c.claim as ClaimNumber;
+    const on = selected === n;
+    return (
+      <li key={n} className={`verdict-row${on ? ' selected' : ''}${lesson?.claim === n ? ' lesson-own' : ''}`} data-testid={`verdict-claim-${n}`} data-verdict={verdictWord(c.verdict)}>
+        <button
+          type="button"
+          className="verdict-select"
+          data-testid={`verdict-select-${n}`}
+          aria-pressed={on}
+          aria-expanded={on}
+          title={on ? 'Unselect (Escape)' : 'Show the evidence and highlight it in the charts'}
+          onClick={() => selectClaim(on ? null : n)}
+          onKeyDown={(e) => move(e, n)}
+        >
+          <span className="verdict-num">{n}</span>
+          <span className="verdict-short" title={CLAIM_TEXT[n].short}>{CLAIM_TEXT[n].short}</span>
+          <VerdictBadge verdict={c.verdict} />
+        </button>
+        {extra}
+        <p className="verdict-reason" data-testid={`claim-${n}`} data-verdict={c.verdict}>
+          <IsolatedLabels text={reasonOf(c)} labels={plan.algorithms.map((a) => a.label)} />
+        </p>
+        {n === 4 && c.parts?.[2] ? <OrderVerdict part={c.parts[2]} /> : null}
+        {on && <Evidence c={c} plan={plan} />}
+      </li>
+    );
+  };
   return (
-    <section className={`card verdicts${large ? ' verdicts-large' : ''}`} data-testid="verdicts" aria-labelledby="verdicts-heading" aria-busy={status === 'running'}>
+    <section className={`card verdicts${large ? ' verdicts-large' : ''}${lesson ? ' verdicts-lesson' : ''}`} data-testid="verdicts" aria-labelledby="verdicts-heading" aria-busy={status === 'running'}>
       <div className="verdicts-head">
-        <h2 id="verdicts-heading">The paper’s claims, here</h2>
+        <h2 id="verdicts-heading">{lesson ? `Claim ${lesson.claim}, this lesson’s` : 'The paper’s claims, here'}</h2>
         <span className="muted-inline" data-testid="verdicts-progress">
-          {progress} · rules v{CLAIMS_RULES}
+          {progress} · rules v{live.rules}
         </span>
       </div>
-      <ol className="verdict-list" ref={list}>
-        {live.claims.map((c) => {
-          const n = c.claim as ClaimNumber;
-          const on = selected === n;
-          return (
-            <li key={n} className={`verdict-row${on ? ' selected' : ''}`} data-testid={`verdict-claim-${n}`} data-verdict={verdictWord(c.verdict)}>
-              <button
-                type="button"
-                className="verdict-select"
-                data-testid={`verdict-select-${n}`}
-                aria-pressed={on}
-                aria-expanded={on}
-                title={on ? 'Unselect (Escape)' : 'Show the evidence and highlight it in the charts'}
-                onClick={() => selectClaim(on ? null : n)}
-                onKeyDown={(e) => move(e, n)}
-              >
-                <span className="verdict-num">{n}</span>
-                <span className="verdict-short" title={CLAIM_TEXT[n].short}>{CLAIM_TEXT[n].short}</span>
-                <VerdictBadge verdict={c.verdict} />
-              </button>
-              <p className="verdict-reason" data-testid={`claim-${n}`} data-verdict={c.verdict}>
-                <IsolatedLabels text={reasonOf(c)} labels={plan.algorithms.map((a) => a.label)} />
-              </p>
-              {n === 4 && c.parts?.[2] ? <OrderVerdict part={c.parts[2]} /> : null}
-              {on && <Evidence c={c} plan={plan} />}
-            </li>
-          );
-        })}
-      </ol>
+      {lesson ? (
+        <LessonVerdicts lesson={lesson} live={live} plan={plan} list={list} row={row} />
+      ) : (
+        <ol className="verdict-list" ref={list}>
+          {live.claims.map((c) => row(c))}
+        </ol>
+      )}
       {selected === null && <p className="muted verdicts-hint">Select a verdict to see its evidence and highlight, in the charts, the algorithms and seeds it was decided on.</p>}
       {css && <span hidden data-testid="highlight-style" data-rules={css.split('\n').length} />}
     </section>
+  );
+}
+
+/**
+ * A lesson's verdicts: its own claim first and large (its part c beside it when the lesson is
+ * about that part); the other claims folded under "other claims on this run", each saying whether
+ * this experiment can test it. Before the run has data, no verdict: only what the lesson declares.
+ */
+function LessonVerdicts({ lesson, live, plan, list, row }: { lesson: Lesson; live: LiveClaims; plan: Plan; list: RefObject<HTMLOListElement | null>; row: (c: Claim, extra?: ReactNode) => ReactNode }) {
+  const own = live.claims.find((c) => c.claim === lesson.claim);
+  if (!live.ran || !own) {
+    return (
+      <p className="lesson-verdict-wait" data-testid="lesson-verdict-wait">
+        The verdict on claim {lesson.claim} appears once the run has data; the lesson declares{' '}
+        <VerdictBadge verdict={lesson.expect} />
+        {lesson.part ? ` for part (${lesson.part})` : ''}.
+      </p>
+    );
+  }
+  const part = lesson.part ? lessonVerdict(lesson, live.claims) : null;
+  const others = live.claims.filter((c) => c.claim !== lesson.claim);
+  const builtFor = `${plan.exp.iterations} iterations, ${plan.exp.seedIndices.length} ${plan.exp.seedIndices.length === 1 ? 'seed' : 'seeds'}`;
+  return (
+    <ol className="verdict-list" ref={list}>
+      {row(
+        own,
+        part ? (
+          <p className="lesson-part-verdict" data-testid="lesson-part-verdict" data-verdict={verdictWord(part.verdict)}>
+            Part ({lesson.part}), what this lesson is about: <VerdictBadge verdict={part.verdict} />
+          </p>
+        ) : null,
+      )}
+      <li className="other-claims-item">
+        <details className="other-claims" data-testid="other-claims">
+          <summary>Other claims on this run ({others.length})</summary>
+          <ol className="verdict-list">
+            {others.map((c) =>
+              row(
+                c,
+                <p className="other-claim-note" data-testid={`other-claim-note-${c.claim}`} data-testable={c.verdict !== 'not testable'}>
+                  {c.verdict === 'not testable'
+                    ? `This experiment cannot test claim ${c.claim}.`
+                    : `Not built for claim ${c.claim} (${builtFor}): read its verdict with that in mind.`}
+                </p>,
+              ),
+            )}
+          </ol>
+        </details>
+      </li>
+    </ol>
   );
 }

@@ -8,6 +8,8 @@ import { useApp } from '../../store';
 import { HLine, Lines, Plot, VLine, type Frame } from './Plot';
 import type { TurnStep } from '../../live';
 import { niceTicks, xExtent } from './plot-geometry';
+import { EndLabels } from './EndLabels';
+import { identicalGroups } from '../../charts/groups';
 
 const HEIGHT = 340;
 const mean = (p: SeriesPoint) => p.mean;
@@ -42,6 +44,8 @@ export const ReturnChart = memo(function ReturnChart({ height = HEIGHT }: { heig
   const all = useMemo(() => data?.algorithms.map((a) => ({ ...a, className: idClass(a.id) })) ?? [], [data]);
   const series = useVisible(all);
   const hover = useApp((s) => s.hoverLine);
+  // curves equal within a thousandth of the plotted range are drawn on top of one another: label them as a group
+  const groups = useMemo(() => (data ? identicalGroups(series, 1e-3 * (data.domain[1] - data.domain[0])) : []), [data, series]);
   const turnStep = useApp((s) => s.turnStep);
   if (!data) return null;
   const seeds = data.seeds;
@@ -77,6 +81,7 @@ export const ReturnChart = memo(function ReturnChart({ height = HEIGHT }: { heig
             <Lines f={f} series={series} value={mean} hover={hover} />
             <Markers f={f} algorithms={series} seeds={seeds} />
             <HLine f={f} y={data.Jstar} className="jstar" label="J*" dash="6 4" />
+            <EndLabels f={f} groups={groups} format={(v) => v.toFixed(2)} />
             {stepping && <TurnStepLayer f={f} series={series} step={stepping} />}
             {data.changes.map((c) => (
               <VLine key={`change-${c.iteration}-${c.x}`} f={f} x={c.x} className="hot-change" label={c.label || undefined} title={c.title} />

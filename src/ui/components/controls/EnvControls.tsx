@@ -26,6 +26,13 @@ export function EnvControls() {
   const preset = envPresetOf(draft);
   const custom = isCustomEnv(draft);
   const info = preset ? ENV_PRESETS[preset]! : null;
+  // the description of what is loaded, from its actual sizes (the plan's when the draft is valid)
+  const planned = useApp((s) => s.plan?.envDescription ?? null);
+  const sizeOf = (k: 'turns' | 'vocab' | 'tokensPerTurn') => {
+    const v = getPath(draft, `env.${k}`);
+    return typeof v === 'number' ? v : (info?.defaults[k] ?? 1);
+  };
+  const described = planned ?? (info ? info.describe({ turns: sizeOf('turns'), vocab: sizeOf('vocab'), tokensPerTurn: sizeOf('tokensPerTurn') }) : '');
 
   const choose = (v: unknown) => {
     const r = v === CUSTOM ? toCustomEnv(draft) : setEnvPreset(draft, String(v));
@@ -67,7 +74,7 @@ export function EnvControls() {
       {info && (
         <div className="env-info" data-testid="env-info">
           <strong>{info.title}</strong>
-          <p>{info.description}</p>
+          <p data-testid="env-description">{described}</p>
         </div>
       )}
       {custom ? (
