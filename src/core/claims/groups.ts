@@ -1,4 +1,4 @@
-// Groups of algorithms chosen by their fields, not their names (algorithms.md §8), and twins.
+// Groups of algorithms chosen by their fields, not their names (docs/claims.md, "Terms"), and twins.
 
 import { FIELDS_USED_BY_RULE, NAME_FIELDS, type AlgorithmRecord } from '../algo/records';
 import type { ClaimsInput } from './types';

@@ -16,7 +16,7 @@ export interface TourStep {
 }
 
 /**
- * A lesson: a complete experiment (a config of cli-contract.md, version 1) that demonstrates one
+ * A lesson: a complete experiment (a config as docs/cli.md describes it, version 1) that demonstrates one
  * of the paper's claims (src/core/claims) — or honestly fails to — with the verdict it declares.
  * A test runs every lesson to its end on the CPU executor (tensor for MLP policies) and fails if
  * the claim's verdict differs from `expect`.
