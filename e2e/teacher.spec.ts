@@ -95,7 +95,7 @@ test('a link or a sweep link opens with the settings drawer closed; a plain visi
   await expect(page.getByTestId('field-seeds')).toHaveValue('2');
   await expect(page.getByTestId('field-iterations')).toHaveValue('5');
   // a sweep link: the explorer behind the Sweep view has its drawer closed too
-  const sweep = encodeSweepLink({ version: 1, base: { version: 1, mode: 'exact', iterations: 5, seeds: 1, algorithms: [{ id: 'grpo' }] }, axes: [{ path: 'optimizer.lr', values: [0.1, 1] }] } as never, DEFAULT_SWEEP_VIEW);
+  const sweep = encodeSweepLink({ version: 1, base: { version: 1, env: { preset: 'lock' }, mode: 'exact', iterations: 5, seeds: 1, algorithms: [{ id: 'grpo' }] }, axes: [{ path: 'optimizer.lr', values: [0.1, 1] }] } as never, DEFAULT_SWEEP_VIEW);
   expect(sweep.ok).toBe(true);
   await fresh(`/#${sweep.ok ? sweep.fragment : ''}`);
   await expect(page.getByTestId('sweep-view')).toBeVisible();
