@@ -283,15 +283,18 @@ describe('run', () => {
     const r = cli('run', tmp.file('tiny-out-bad.json', TINY_EXACT), '--out', join(tmp.dir, 'no-such-dir', 'r.json'));
     expect(r.code).toBe(2);
     expectOneErrorLine(r);
-    expect(r.stderr).toContain('--out: the folder');
+    expect(r.stderr).toContain('--out: cannot write in the folder');
     expect(r.stderr).toContain('no-such-dir');
+    expect(r.stderr).toContain('does not exist');
     expect(r.stderr).not.toContain('running');
   });
 
-  it('a failure that is not invalid input (--out is a folder) exits 1 with one line and no stack', () => {
+  it('--out naming a folder is invalid input, refused before the run (exit 2, one line, no stack)', () => {
     const r = cli('run', tmp.file('tiny-out-dir.json', TINY_EXACT), '--out', tmp.dir);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expectOneErrorLine(r);
+    expect(r.stderr).toContain('is a folder; give a file name');
+    expect(r.stderr).not.toContain('running');
   });
 
   it('--threads 1 and --threads 2 give identical J for a sampled config (2 algorithms × 3 seeds)', () => {

@@ -196,6 +196,6 @@ describe('the CLI writes the streamed result', () => {
   it('--out into a missing folder is still refused before the run (exit 2)', () => {
     const r = cli('run', tmp.file('stream2.json', CONFIG), '--out', `${tmp.dir}/missing/r.json`);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: --out: the folder .*missing.* does not exist\n$/);
+    expect(r.stderr).toMatch(/^error: --out: cannot write in the folder .*missing.*: the folder does not exist\n$/);
   });
 });

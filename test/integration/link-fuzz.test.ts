@@ -686,7 +686,7 @@ describe('nothing from a link or a file is evaluated', () => {
   });
 
   it('the source has no eval, no Function constructor and no raw HTML', () => {
-    const root = join(import.meta.dirname, '..', 'src');
+    const root = join(import.meta.dirname, '..', '..', 'src');
     const files: string[] = [];
     const walk = (dir: string) => {
       for (const name of readdirSync(dir)) {
