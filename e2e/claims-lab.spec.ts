@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { watchProblems, RUN_TIMEOUT } from './helpers';
+import { openSettings, watchProblems, RUN_TIMEOUT } from './helpers';
 import { lessonById } from '../src/core/lessons/lessons';
 import { resolveConfig } from '../src/core/config/resolve';
 
@@ -108,7 +108,7 @@ test('a lesson clicked in the Claims view loads, runs, and gives the verdict it 
   // an edit turns the lesson's address into an ordinary config link, and the banner says "edited"
   // (a lesson opens with the settings drawer closed: open it first)
   await expect(page.getByTestId('settings-toggle')).toHaveAttribute('aria-expanded', 'false');
-  await page.getByTestId('settings-toggle').click();
+  await openSettings(page);
   await page.getByTestId('field-iterations').fill('12');
   await page.getByTestId('field-iterations').blur();
   await expect(page.getByTestId('lesson-edited')).toBeVisible();
@@ -236,6 +236,7 @@ test('the classroom layout: large type, transport, return chart and verdicts; hi
   // hide=… in the ordinary explorer: the named controls are gone, the others stay
   await page.goto('/#v=1&iterations=20&hide=seeds,optimizer.lr,chart-heatmap');
   await page.reload();
+  await openSettings(page); // a link opens with the drawer closed: open it, or the hidden fields' absence proves nothing
   await expect(page.getByTestId('field-iterations')).toBeVisible();
   await expect(page.getByTestId('field-seeds')).toHaveCount(0);
   await expect(page.getByTestId('field-optimizer.lr')).toHaveCount(0);

@@ -25,8 +25,21 @@ export interface Settings {
   backend?: 'auto' | 'webgpu' | 'webgl' | 'wasm' | 'cpu';
 }
 
+/**
+ * Open the settings drawer, where the experiment's controls are. A lesson or a link opened with the
+ * page starts with it closed; a plain visit on a wide window starts with it open (nothing to do).
+ */
+export async function openSettings(page: Page): Promise<void> {
+  const toggle = page.getByTestId('settings-toggle');
+  if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.locator('#settings-drawer')).toBeVisible();
+}
+
 /** Set the controls (each change is validated by the page) and check none was refused. */
 export async function configure(page: Page, s: Settings): Promise<void> {
+  // executor and backend sit in the backend badge; the rest in the settings drawer
+  if (s.policy !== undefined || s.mode !== undefined || s.iterations !== undefined || s.seeds !== undefined) await openSettings(page);
   if (s.policy !== undefined) await page.getByTestId('field-policy.kind').selectOption(s.policy);
   if (s.mode !== undefined) await page.getByTestId('field-mode').selectOption(s.mode);
   if (s.executor !== undefined || s.backend !== undefined) {

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { watchProblems } from './helpers';
+import { openSettings, watchProblems } from './helpers';
 
 // The page never writes a link it would refuse to open; the share
 // bar's "Copied" goes once the experiment changes.
@@ -35,6 +35,7 @@ test('"Copied" disappears when the experiment changes', async ({ page, context }
   await page.getByTestId('copy-link').click();
   await expect(page.getByTestId('share-link')).toHaveValue(/#v=1&iterations=20/);
   await expect(page.getByTestId('share-note')).toBeVisible();
+  await openSettings(page);
   await page.getByTestId('field-iterations').fill('25');
   await page.getByTestId('field-iterations').press('Enter');
   await expect(page.getByTestId('share-note')).toHaveCount(0);

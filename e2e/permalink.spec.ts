@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
-import { configure, finalJ, runToEnd, watchProblems, RUN_TIMEOUT } from './helpers';
+import { configure, finalJ, openSettings, runToEnd, watchProblems, RUN_TIMEOUT } from './helpers';
 
 // Permalinks: a copied link with its results hash reopens in a fresh browser context
 // and reproduces; the CLI prints the same hash for it; live changes replay; the address follows
@@ -39,6 +39,7 @@ test('Copy link with the results hash → a fresh context reruns it: same curves
   await other.goto(link);
   await expect(status(other)).toContainText('reproduced ✓', { timeout: RUN_TIMEOUT });
   expect(await finalJ(other)).toEqual(before);
+  await openSettings(other);
   await expect(other.getByTestId('field-iterations')).toHaveValue('40');
   await other.screenshot({ path: 'test-results/permalink-reproduced.png' });
   await fresh.close();

@@ -3,7 +3,7 @@ import { decodeLink } from '../src/core/config/link-codec';
 import { resolveConfig } from '../src/core/config/resolve';
 import { computeOptimum } from '../src/core/env/exact';
 import { buildTree } from '../src/core/env/tree';
-import { watchProblems } from './helpers';
+import { openSettings, watchProblems } from './helpers';
 
 // The policy controls' "Share the table across prompts" switch (docs/math.md, "Policies"): it
 // changes J* to the mean table's, travels in the address as policy.shareContexts=1, is refused
@@ -22,6 +22,7 @@ const jstar = (shared: boolean) => {
 test('share the table across prompts: J* of the mean table, the address, the one-context refusal, none for an MLP', async ({ page }) => {
   const problems = watchProblems(page);
   await page.goto('/#v=1&env.preset=two-prompts&iterations=20&seeds=2');
+  await openSettings(page);
   const box = page.getByTestId('field-policy.shareContexts');
   await expect(box).not.toBeChecked();
   await expect(page.getByTestId('summary-caption')).toContainText(`J* = ${jstar(false)}`);

@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
-import { runToEnd, watchProblems } from './helpers';
+import { openSettings, runToEnd, watchProblems } from './helpers';
+import { DEFAULT_SWEEP_VIEW, encodeSweepLink } from '../src/core/sweep/link';
 
 // The page a teacher uses in front of a class. The first screen at three sizes, the
 // opening story, the quick switches, algorithm identity, round trips and errors, keyboard, honest
@@ -66,6 +67,47 @@ test('the settings live in a drawer: the toggle closes and opens it', async ({ p
   await expect(page.getByTestId('field-seeds')).toBeVisible();
 });
 
+test('a link or a sweep link opens with the settings drawer closed; a plain visit keeps its layout', async ({ page }) => {
+  const problems = watchProblems(page);
+  const toggle = page.getByTestId('settings-toggle');
+  const fresh = async (address: string) => {
+    await page.goto('about:blank'); // a new document: changing only the fragment would not reopen the page
+    await page.goto(address);
+  };
+  // a plain visit with the version alone, on a wide window: the drawer open
+  await fresh('/#v=1');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.getByTestId('field-seeds')).toBeVisible();
+  // a new fragment in the same document (as Back/Forward) keeps the reader's layout
+  await page.goto('/#v=1&iterations=7');
+  await expect(page.getByTestId('field-iterations')).toHaveValue('7');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  // no address at all: the opening lesson, on its charts and story, as before
+  await fresh('/');
+  await expect(page.getByTestId('lesson-banner')).toHaveAttribute('data-lesson', 'reverse-escapes-the-exit');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  // a link with experiment fields: the charts first, the toggle opens the settings it carries
+  await fresh('/#v=1&mode=exact&seeds=2&iterations=5');
+  await expect(page.getByTestId('chart-return')).toBeVisible();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.locator('#settings-drawer')).toHaveCount(0);
+  await openSettings(page);
+  await expect(page.getByTestId('field-seeds')).toHaveValue('2');
+  await expect(page.getByTestId('field-iterations')).toHaveValue('5');
+  // a sweep link: the explorer behind the Sweep view has its drawer closed too
+  const sweep = encodeSweepLink({ version: 1, base: { version: 1, env: { preset: 'lock' }, mode: 'exact', iterations: 5, seeds: 1, algorithms: [{ id: 'grpo' }] }, axes: [{ path: 'optimizer.lr', values: [0.1, 1] }] } as never, DEFAULT_SWEEP_VIEW);
+  expect(sweep.ok).toBe(true);
+  await fresh(`/#${sweep.ok ? sweep.fragment : ''}`);
+  await expect(page.getByTestId('sweep-view')).toBeVisible();
+  await page.getByTestId('tab-explorer').click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.locator('#settings-drawer')).toHaveCount(0);
+  // and a plain visit afterwards is as it was
+  await fresh('/#v=1');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  expect(problems).toEqual([]);
+});
+
 test('the opening story: its verdicts on the page equal the CLI’s for the same link', async ({ page }) => {
   await openAndRun(page);
   const url = page.url();
@@ -94,6 +136,7 @@ test('quick switches set every algorithm they concern and rerun at once; the lr 
   // the learning rate: a log slider; 10^0.5 ≈ 3.2
   await page.getByTestId('quick-lr').fill('0.5');
   await expect(page.getByTestId('quick-lr-value')).toHaveText('3.2');
+  await openSettings(page);
   await expect(page.getByTestId('field-optimizer.lr')).toHaveValue('3.2');
 });
 
@@ -103,6 +146,7 @@ test('algorithm identity: colours stay when an algorithm is removed, a copy is "
   const colorOf = (id: string) => page.getByTestId('chart-return').locator(`.plot-line[data-algorithm="${id}"] path`).getAttribute('stroke');
   const grpo = await colorOf('grpo');
   const seeupo = await colorOf('seeupo');
+  await openSettings(page);
   await page.getByTestId('remove-reinforce').click();
   await runToEnd(page, 5);
   expect(await colorOf('grpo')).toBe(grpo);
@@ -134,7 +178,8 @@ test('Import reads the page’s own exported JSON (round trip)', async ({ page }
   await runToEnd(page, 7);
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
   const path = (await download.path())!;
-  await page.goto('/#v=1');
+  await page.goto('/#v=1'); // the fragment changes in the same document: the drawer stays as the link left it
+  await openSettings(page);
   await expect(page.getByTestId('field-iterations')).toHaveValue('200');
   await page.getByTestId('import-config').setInputFiles(path);
   await expect(page.getByTestId('error-banner')).toHaveCount(0);
@@ -168,6 +213,7 @@ test('an invalid value: Run says why in words and by path, and takes the user to
 
 test('keyboard shortcuts never act while a form control has focus (a focused select and →)', async ({ page }) => {
   await page.goto('/#v=1&iterations=20&seeds=2');
+  await openSettings(page);
   const mode = page.getByTestId('field-mode');
   await mode.selectOption('exact');
   await mode.focus();

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { decodeLink } from '../src/core/config/link-codec';
-import { finalJ, runToEnd, watchProblems } from './helpers';
+import { finalJ, openSettings, runToEnd, watchProblems } from './helpers';
 
 // Per-turn rewards in the custom-table editor and an algorithm's own learning rate: edited in
 // the page, checked cell by cell, carried by the address (docs/cli.md "env").
@@ -60,7 +60,8 @@ test('per-turn rewards: turned on in a custom table, a cell edited, a bad value 
   await expect(page.getByTestId('summary-caption')).toContainText('J* = ');
 
   // reload from the address: the editor shows the same tables
-  await page.reload();
+  await page.reload(); // the page opens its own link: the drawer starts closed
+  await openSettings(page);
   await expect(page.getByTestId('turn-rewards-toggle')).toBeChecked();
   await expect(page.getByTestId('field-env.turnRewards[0][1][4]')).toHaveValue('0.5');
 
@@ -119,6 +120,7 @@ test("an algorithm's own learning rate: typed in its card, restarts rather than 
 test('a link with seedIndices: the run settings say which, the address keeps them, "Run every seed" drops them', async ({ page }) => {
   const problems = watchProblems(page);
   await page.goto('/#v=1&seeds=4&seedIndices=[1,3]&iterations=20');
+  await openSettings(page);
   await expect(page.getByTestId('seed-indices')).toContainText('Seed indices 1, 3 only');
   await expect.poll(() => addressConfig(page).seedIndices).toEqual([1, 3]);
   // the page runs those two seeds only

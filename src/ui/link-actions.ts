@@ -8,6 +8,7 @@ import { DEFAULT_VIEW, type View } from '../core/config/view';
 import { resetRun, startRun } from './session-actions';
 import { pageResultsHash, shareLink, type ShareInput } from './share';
 import { checkDraft, useApp, type AppState, type Draft } from './state';
+import { closesDrawer } from './drawer-on-open';
 
 // Opening links (at start-up and on Back/Forward), importing files, checking a link's results
 // hash, and the link the page shares. Every outside value goes through decodeLink/import*,
@@ -61,8 +62,8 @@ export function openLink(text: string, source: 'startup' | 'history' | 'lesson')
   const { state } = d;
   if (d.empty && source === 'startup') return openLink(`v=1&lesson=${OPENING_LESSON}`, 'lesson'); // no experiment in the address: the opening story
   const page = state.lesson ? { page: 'explorer' as const } : {};
-  // a lesson opens on its charts and its story: the settings drawer starts closed (the toggle opens it)
-  const drawer = state.lesson ? { settingsOpen: false } : {};
+  // a lesson or a shared link opens on its charts: the settings drawer starts closed (the toggle opens it)
+  const drawer = closesDrawer(text, source, Boolean(state.lesson)) ? { settingsOpen: false } : {};
   loadExperiment(state.config, state.view, state.lesson ?? null, {
     embed: state.embed,
     classroom: state.classroom ?? false,

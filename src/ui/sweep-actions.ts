@@ -10,6 +10,7 @@ import type { AxisValue, SweepInput } from '../core/sweep/schema';
 import { browserThreads, connectSweepWorker } from '../worker/browser-session';
 import { startSweep } from '../worker/sweep-client';
 import { loadExperiment } from './link-actions';
+import { closesDrawer } from './drawer-on-open';
 import { isValid, useApp, type AppState } from './state';
 import type { SweepAxisDraft, SweepRun, SweepState } from './sweep-state';
 
@@ -229,7 +230,9 @@ export function openSweepLink(text: string, source: 'startup' | 'history'): bool
   }
   cancelSweep();
   const axes = d.doc.axes.map(axisDraft);
-  loadExperiment(d.doc.base, undefined, null, { page: 'sweep', linkError: null, sweep: { ...get().sweep, axes, view: d.view, status: 'idle', error: null, run: null } });
+  // a sweep link opened with the page leaves the explorer's settings drawer closed, as any link does
+  const drawer = closesDrawer(text, source, false) ? { settingsOpen: false } : {};
+  loadExperiment(d.doc.base, undefined, null, { page: 'sweep', linkError: null, sweep: { ...get().sweep, axes, view: d.view, status: 'idle', error: null, run: null }, ...drawer });
   return true;
 }
 
