@@ -37,7 +37,8 @@ export type Tip = (x: number) => { x: number; dots: { y: number; color: string }
 const MARGIN = { top: 12, right: 24, bottom: 20, left: 4 };
 const X_AXIS_HEIGHT = 30;
 
-function useWidth(ref: RefObject<HTMLDivElement | null>): number {
+/** The element's width in whole pixels, kept current by a ResizeObserver (0 before the first layout). */
+export function useWidth(ref: RefObject<HTMLDivElement | null>): number {
   const [width, setWidth] = useState(0);
   useLayoutEffect(() => {
     const el = ref.current;

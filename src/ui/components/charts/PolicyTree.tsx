@@ -1,4 +1,4 @@
-import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useMemo, useRef } from 'react';
 import { buildTree, type Tree } from '../../../core/env/tree';
 import type { PolicyTreeView } from '../../../core/env/policy-tree';
 import { layoutTree, type LaidNode } from '../../charts/tree-layout';
@@ -6,6 +6,7 @@ import { treeRunsOf, type TreeRun } from '../../tree-state';
 import { chooseTreeRuns, toggleTreeDetails, useApp } from '../../store';
 import { ChartExport } from './ChartExport';
 import { fmt3 } from './common';
+import { useWidth } from './Plot';
 import './tree.css';
 
 // The bandit as its tree (docs/math.md, "The decision tree"), for one or two runs side by side:
@@ -16,20 +17,6 @@ import './tree.css';
 // draws only what the store holds: the workers send the watched runs' trees (session-host.ts).
 
 const sign = (v: number) => (v > 0 ? `+${fmt3(v)}` : fmt3(v));
-
-function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    setWidth(Math.floor(el.getBoundingClientRect().width));
-    const ro = new ResizeObserver(([e]) => setWidth(Math.floor(e.contentRect.width)));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
-  return [ref, width];
-}
 
 interface Geometry {
   font: number;
@@ -151,7 +138,8 @@ function OneTree({ tree, run, index, runs, large, fitHeight }: { tree: Tree; run
   const plan = useApp((s) => s.plan)!;
   const view = useApp((s) => s.policyTrees.find((t) => t.algoIndex === run[0] && t.seedIndex === run[1]) ?? null);
   const details = useApp((s) => s.treeDetails);
-  const [ref, width] = useWidth();
+  const ref = useRef<HTMLDivElement>(null);
+  const width = useWidth(ref);
   const line = plan.algorithms[run[0]];
   const when = view === null ? '' : view.turn === null ? `after iteration ${view.iteration}` : view.turn < 0 ? `iteration ${view.iteration}: every turn at once` : `iteration ${view.iteration}: turn ${view.turn + 1} updated`;
   return (
