@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { presetRecord, type AlgorithmRecord } from '../src/core/algo/records';
 import { claimsInputOf, computeClaims, type Claim, type ClaimsInput } from '../src/core/claims';
 import { resolveConfig } from '../src/core/config/resolve';
+import { input, N, reach, rec, rising, stuck } from './support/claims-curves';
 import { inThisThread, runOnCpu } from '../src/exec/cpu/run-experiment';
 
 // The experiments on which version 1 of the rules misled (docs/claims.md, "What version 1 got
@@ -125,28 +125,6 @@ describe('before any run (version 1: claim 4 "not observed … J* in 0/0 seeds")
   });
 });
 
-// Hand-made curves: J* = 1, R range 1, 40 iterations (w = 10).
-const N = 40;
-const reach = (at = 10): number[] => Array.from({ length: N + 1 }, (_, k) => (k >= at ? 1 : 0.1 + (0.9 * k) / at));
-const stuck = (v = 0.3): number[] => Array.from({ length: N + 1 }, (_, k) => (k >= 5 ? v : 0.1 + ((v - 0.1) * k) / 5));
-const rising = (): number[] => Array.from({ length: N + 1 }, (_, k) => 0.1 + 0.0125 * k);
-const rec = (preset: string, over: Partial<AlgorithmRecord> = {}, id = preset): AlgorithmRecord => ({ ...presetRecord(preset, id), ...over });
-function input(algos: AlgorithmRecord[], curves: number[][][], over: Partial<ClaimsInput> = {}, extra: (ai: number, si: number) => object = () => ({})): ClaimsInput {
-  return {
-    algorithms: algos,
-    runs: curves.map((seeds, ai) => seeds.map((J, si) => ({ seedIndex: si, J, diverged: null, ...extra(ai, si) }))),
-    mode: 'exact',
-    jIsEstimate: false,
-    gamma: 1,
-    contexts: 2,
-    iterations: N,
-    Jstar: 1,
-    rewardRange: 1,
-    optimizer: { kind: 'sgd', lr: 1 },
-    policy: { kind: 'tabular', shareContexts: true },
-    ...over,
-  };
-}
 const times = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
 
 describe('γ < 1 with per-turn rewards (version 1: drops of J that were the discount)', () => {

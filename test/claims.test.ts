@@ -18,41 +18,13 @@ import {
   type ClaimsInput,
 } from '../src/core/claims';
 import { resolveConfig } from '../src/core/config/resolve';
+import { input, N, reach, rec, rising, stuck } from './support/claims-curves';
 import { makeRunSeries } from '../src/core/run/series';
 
 // Hand-made J curves over 40 iterations (41 values): J* = 1, R range = 1, so the stall window is
 // w = max(10, ⌈40/10⌉) = 10, tol (at J*) 0.01, the stall tolerance 1e-4 and a drop 1e-3.
-const N = 40;
-
-/** Rises linearly from 0.1 to 1 by iteration `at` (t95 = ⌈0.95·at⌉), then stays at J* = 1. */
-const reach = (at = 10): number[] => Array.from({ length: N + 1 }, (_, k) => (k >= at ? 1 : 0.1 + (0.9 * k) / at));
-/** Rises to v by iteration 5, then flat: stalled (the last 35 iterations are equal), stuck below J*. */
-const stuck = (v = 0.3): number[] => Array.from({ length: N + 1 }, (_, k) => (k >= 5 ? v : 0.1 + ((v - 0.1) * k) / 5));
-/** Still rising at the end: +0.0125 per iteration, 0.1 → 0.6 (J_40 − J_30 = 0.125). */
-const rising = (): number[] => Array.from({ length: N + 1 }, (_, k) => 0.1 + 0.0125 * k);
 /** Reaches J* but drops once by 0.01 (iteration 3: 0.5 → 0.49): a drop (≥ 1e-3·R range). */
 const oneDrop = (): number[] => [0.1, 0.3, 0.5, 0.49, 0.8, ...Array(N - 4).fill(1)];
-
-const rec = (preset: string, over: Partial<AlgorithmRecord> = {}, id = preset): AlgorithmRecord => ({ ...presetRecord(preset, id), ...over });
-
-/** A ClaimsInput: per algorithm, one curve per seed (seed index = position unless `seedIndices`). */
-function input(algos: AlgorithmRecord[], curves: number[][][], over: Partial<ClaimsInput> & { seedIndices?: number[][]; diverged?: (number | null)[][] } = {}): ClaimsInput {
-  const { seedIndices, diverged, ...rest } = over;
-  return {
-    algorithms: algos,
-    runs: curves.map((seeds, ai) => seeds.map((J, si) => ({ seedIndex: seedIndices?.[ai]?.[si] ?? si, J, diverged: diverged?.[ai]?.[si] ?? null }))),
-    mode: 'exact',
-    jIsEstimate: false,
-    gamma: 1,
-    contexts: 2,
-    iterations: N,
-    Jstar: 1,
-    rewardRange: 1,
-    optimizer: { kind: 'sgd', lr: 1 },
-    policy: { kind: 'tabular', shareContexts: true },
-    ...rest,
-  };
-}
 
 const claimOf = (n: number, i: ClaimsInput): Claim => computeClaims(i)[n - 1];
 const four = <T>(f: () => T): T[] => [f(), f(), f(), f()];
