@@ -62,6 +62,20 @@ describe('throttle', () => {
   });
 });
 
+describe('throttle, urgent', () => {
+  it('an urgent poke runs at once inside the gap; a poke already waiting still runs at its time', () => {
+    const r = rig(250);
+    r.poke();
+    r.advance(10);
+    r.poke(); // waits for t = 250
+    r.advance(100);
+    r.poke(true);
+    expect(r.runs).toEqual([0, 100]);
+    r.advance(1000);
+    expect(r.runs).toEqual([0, 100, 250]);
+  });
+});
+
 describe('oncePerFrame', () => {
   it('requests before the frame join it; the next request after it asks for a new frame', () => {
     const frames: (() => void)[] = [];

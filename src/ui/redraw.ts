@@ -10,14 +10,16 @@ export const CHART_REDRAW_MS = 250;
 /**
  * `run` at most once per `gapMs`: a poke runs it at once when it last ran `gapMs` ago or more, else
  * once at the end of that interval (pokes meanwhile join it), so the last poke is always followed
- * by a run. `now` and `later` are the clock and the timer (tests pass their own).
+ * by a run. An `urgent` poke runs it at once whatever the interval (the first points of a new run,
+ * a run's end: what the reader waits for); one already waiting still runs at its time. `now` and
+ * `later` are the clock and the timer (tests pass their own).
  */
 export function throttle(
   run: () => void,
   gapMs: number,
   now: () => number = () => performance.now(),
   later: (f: () => void, ms: number) => unknown = setTimeout,
-): () => void {
+): (urgent?: boolean) => void {
   let last = -Infinity;
   let pending = false;
   const fire = () => {
@@ -25,7 +27,12 @@ export function throttle(
     last = now();
     run();
   };
-  return () => {
+  return (urgent = false) => {
+    if (urgent) {
+      last = now();
+      run();
+      return;
+    }
     if (pending) return;
     const wait = last + gapMs - now();
     if (wait <= 0) fire();

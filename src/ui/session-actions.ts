@@ -62,12 +62,14 @@ function publish(force = true): void {
   const s = get();
   if (!s.live || !session) return;
   const reached = session.iteration;
+  const before = s.live.iteration;
   // −1 until every worker has sent J[0]: charts must not take the empty first point as final
   s.live.iteration = holdAt === null ? reached : Math.min(reached, holdAt);
   const now = performance.now();
   const { elapsed, itPerSec: measured } = clock.sample(reached, now);
   const itPerSec = measured ?? s.itPerSec;
-  const redraw = chartsDue(now, force);
+  // a run's first segment draws at once (the charts draw it at once too: charts/common.tsx)
+  const redraw = chartsDue(now, force || (before < 1 && s.live.iteration >= 1));
   if (!redraw) requestFrame(); // the charts catch up once the interval has passed
   set({ iteration: Math.max(0, s.live.iteration), version: redraw ? s.version + 1 : s.version, itPerSec, elapsed });
 }

@@ -2,6 +2,7 @@ import type { Connect } from './session-client';
 import type { ConnectSweep } from './sweep-client';
 import type { SweepWorkerEvent } from './sweep-protocol';
 import type { SessionEvent } from './session-protocol';
+import { WorkerPool } from './worker-pool';
 
 /**
  * Web Workers the page uses for the CPU executor: one per share of the runs, at most four,
@@ -23,8 +24,10 @@ function wire<E extends { type: string }>(worker: Worker, what: string, onEvent:
   return { post: (msg: Parameters<Worker['postMessage']>[0]) => worker.postMessage(msg), close: () => worker.terminate() };
 }
 
-export const connectCpuWorker: Connect = (onEvent) =>
-  wire<SessionEvent>(new Worker(new URL('./cpu-session-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-cpu' }), 'CPU worker', onEvent);
+/** The CPU executor's workers, kept between sessions (one per thread the page uses). */
+export const cpuWorkers = new WorkerPool(() => new Worker(new URL('./cpu-session-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-cpu' }), 'CPU worker', browserThreads);
+
+export const connectCpuWorker: Connect = (onEvent) => cpuWorkers.connect(onEvent);
 
 export const connectTensorWorker: Connect = (onEvent) =>
   wire<SessionEvent>(new Worker(new URL('./tensor-session-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-tensor' }), 'tensor worker', onEvent);

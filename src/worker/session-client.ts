@@ -116,6 +116,7 @@ export class Session {
         if (e.type === 'done' && this.finished) this.listener.finished();
         return;
       case 'applied':
+      case 'closed':
         return;
       case 'policy':
         this.listener.policy?.(e.trees);

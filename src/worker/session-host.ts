@@ -52,8 +52,24 @@ function soon(fn: () => void): void {
  * in slices of ~25 ms between which commands are read, so Pause lands within a slice.
  */
 export function sessionHost(post: Post, make: MakeSteppable): (cmd: SessionCommand) => void {
-  const host = new SessionHost(post, make);
-  return (cmd) => host.handle(cmd);
+  return openSessionHost(post, make).handle;
+}
+
+/** A session host that can be closed: after close() it answers and posts nothing, and its runs are disposed. */
+export function openSessionHost(post: Post, make: MakeSteppable): { handle: (cmd: SessionCommand) => void; close: () => void } {
+  let closed = false;
+  const host = new SessionHost((e) => {
+    if (!closed) post(e);
+  }, make);
+  return {
+    handle: (cmd) => {
+      if (!closed) host.handle(cmd);
+    },
+    close: () => {
+      closed = true;
+      host.close();
+    },
+  };
 }
 
 /** A hot change waiting for its iteration. */
@@ -114,14 +130,32 @@ class SessionHost {
           return;
         case 'watch':
           return this.watch(cmd.runs, cmd.context);
+        case 'close':
+          return this.close();
       }
     } catch (e) {
       this.fail(e);
     }
   }
 
+  /** Stop for good (the page closed the session): nothing more is computed; the runs are disposed once no step uses them. */
+  close(): void {
+    this.failed = true;
+    this.until = undefined;
+    if (!this.busy) this.disposeRuns();
+  }
+
+  private disposeRuns(): void {
+    this.s?.dispose();
+    this.s = null;
+  }
+
   private init(config: unknown, specs: RunSpec[]): void {
     this.make(config, specs).then((made) => {
+      if (this.failed) {
+        made.dispose();
+        return;
+      }
       this.s = made;
       if (this.watching) made.watch?.(this.watching.runs, this.watching.context);
       this.backendPosted = made.backend;
@@ -222,6 +256,7 @@ class SessionHost {
       else if (this.until !== undefined) await this.runSlice(s);
     } finally {
       this.busy = false;
+      if (this.failed) this.disposeRuns();
     }
   }
 

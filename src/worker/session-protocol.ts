@@ -22,7 +22,9 @@ export type SessionCommand =
   /** Iterations per second; 0 = as fast as possible. */
   | { type: 'speed'; speed: number }
   /** Send the policy trees of these runs ([algoIndex, seedIndex], at most two) in `context` after every iteration and turn step; [] stops. */
-  | { type: 'watch'; runs: [number, number][]; context: number };
+  | { type: 'watch'; runs: [number, number][]; context: number }
+  /** End this session (the worker stays for the next 'init', its code compiled: worker-pool.ts); answered by 'closed'. */
+  | { type: 'close' };
 
 export type SessionEvent =
   /** `runs`: [algoIndex, seedIndex] of the worker's runs, in the order of its data blocks. */
@@ -38,6 +40,8 @@ export type SessionEvent =
   /** What the runs compute on changed mid-run (a lost WebGPU device: the CPU executor took over). */
   | { type: 'backend'; backend: BackendReport }
   | { type: 'done'; seq: number; iteration: number }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  /** The session is closed: every event before this one was its, every one after belongs to the next. */
+  | { type: 'closed' };
 
 export const TURN_STEP_NEEDS_CPU = 'Step one turn needs the CPU executor (a tabular policy): the tensor and WebGPU executors perform whole iterations';

@@ -30,9 +30,16 @@ const initial: Shown = { version: useApp.getState()?.version ?? 0, live: useApp.
 const shown = new Array<Shown>(slotCount).fill(initial);
 const listeners = Array.from({ length: slotCount }, () => new Set<() => void>());
 
+let published: Shown = initial;
+/** The run whose first segment (iteration 1) the charts have been handed. */
+let firstSegmentOf: Live | null = null;
+
 function publish(): void {
   const { version, live } = useApp.getState();
-  const next = { version, live };
+  // an urgent publish may have shown this version already, before the throttle's waiting one
+  if (version === published.version && live === published.live) return;
+  const next = (published = { version, live });
+  if (live && live.iteration >= 1) firstSegmentOf = live;
   for (let k = 0; k < slotCount; k++)
     setTimeout(() => {
       shown[k] = next;
@@ -42,7 +49,11 @@ function publish(): void {
 
 const poke = throttle(publish, CHART_REDRAW_MS);
 useApp.subscribe((s, prev) => {
-  if (s.version !== prev?.version) poke();
+  if (s.version === prev?.version && s.status === prev?.status) return;
+  // what the reader waits for draws at once: a new run's first segment, and a run's end
+  const firstSegment = s.live !== null && s.live.iteration >= 1 && s.live !== firstSegmentOf;
+  const ended = s.status === 'done' && prev?.status !== 'done';
+  poke(firstSegment || ended);
 });
 
 /** The store's `version` and `live`, throttled to one change per CHART_REDRAW_MS, for the chart in `slot`. */
