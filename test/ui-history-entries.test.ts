@@ -11,6 +11,23 @@ describe('HistoryEntries', () => {
     expect(h.write('#b')).toBe('push');
   });
 
+  it('an address shown later is computed at the next write (or settle), once, and then writes nothing', () => {
+    const h = new HistoryEntries();
+    h.write('#before');
+    let computed = 0;
+    h.shownLater(() => (computed++, '#opened'));
+    expect(computed).toBe(0);
+    expect(h.write('#opened')).toBeNull();
+    expect(computed).toBe(1);
+    expect(h.write('#next')).toBe('push');
+    h.shownLater(() => '#other');
+    h.settle();
+    h.settle();
+    expect(h.write('#other')).toBeNull();
+    h.shownLater(() => null); // no address: the one shown stays
+    expect(h.write('#other')).toBeNull();
+  });
+
   it('a slider drag is one entry: pushed at the first move, replaced while held, closed on release', () => {
     const h = new HistoryEntries();
     h.write('#start');

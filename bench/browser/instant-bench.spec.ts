@@ -10,21 +10,28 @@ import { median, table } from './measure';
 const RUNS = Number(process.env.BENCH_INSTANT_RUNS ?? 6);
 const ITERATIONS = 40;
 
-/** In the page: act, then wait for the return chart to be cleared and drawn again, to iteration ITERATIONS. */
+/**
+ * In the page: act, then wait for the return chart to draw the new run (its data-run changes) with
+ * a segment, and then to iteration ITERATIONS.
+ */
 function timeRedraw(page: Page, act: { kind: 'click'; selector: string } | { kind: 'slider'; value: number }) {
   return page.evaluate(
     ({ act, iterations }) =>
       new Promise<{ first: number; done: number }>((resolve) => {
-        let cleared = false;
         let first = -1;
         const t0 = performance.now();
+        const runOf = () => document.querySelector('[data-testid="chart-return"]')?.getAttribute('data-run') ?? null;
+        const before = runOf();
+        // builds without data-run: the new run is the one drawn after the chart was cleared
+        let cleared = false;
         const check = () => {
           const chart = document.querySelector('[data-testid="chart-return"]');
           const upTo = chart ? Number(chart.getAttribute('data-upto')) : -1;
           const status = document.querySelector('[data-testid="progress"]')?.getAttribute('data-status');
-          if (!cleared && !(upTo >= 1)) cleared = true;
-          if (cleared && first < 0 && upTo >= 1) first = performance.now() - t0;
-          if (cleared && status === 'done' && upTo >= iterations) {
+          if (!(upTo >= 1)) cleared = true;
+          const fresh = before === null ? cleared : runOf() !== before && runOf() !== '0';
+          if (fresh && first < 0 && upTo >= 1) first = performance.now() - t0;
+          if (first >= 0 && status === 'done' && upTo >= iterations) {
             observer.disconnect();
             resolve({ first, done: performance.now() - t0 });
           }

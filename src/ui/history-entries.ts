@@ -20,9 +20,14 @@ export class HistoryEntries {
     return this.sliding || this.typing;
   }
 
+  /** What the address shows, computed when first needed (shownLater). */
+  private pendingShown: (() => string | null) | null = null;
+
   /** The experiment's address is now `fragment`: push a new entry, replace the open one, or nothing. */
   write(fragment: string): HistoryWrite {
-    if (this.opening || fragment === this.shownFragment) return null;
+    if (this.opening) return null;
+    this.settle();
+    if (fragment === this.shownFragment) return null;
     this.shownFragment = fragment;
     if (this.entryOpen) {
       if (!this.editing) this.entryOpen = false;
@@ -48,7 +53,25 @@ export class HistoryEntries {
 
   /** The address shows `fragment` already (a link was just opened there). */
   shown(fragment: string): void {
+    this.pendingShown = null;
     this.shownFragment = fragment;
+  }
+
+  /**
+   * The address shows what `fragment()` gives (null: unchanged); computed at the next write or
+   * settle(), so that opening a link does not also encode it again in the same task.
+   */
+  shownLater(fragment: () => string | null): void {
+    this.pendingShown = fragment;
+  }
+
+  /** Compute the fragment shownLater was given, if it is still pending. */
+  settle(): void {
+    const f = this.pendingShown;
+    if (!f) return;
+    this.pendingShown = null;
+    const fragment = f();
+    if (fragment !== null) this.shownFragment = fragment;
   }
 
   /** Back or Forward: the next change starts an entry of its own. */

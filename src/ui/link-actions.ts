@@ -17,6 +17,9 @@ import { closesDrawer } from './drawer-on-open';
 const set = (partial: Partial<AppState>) => useApp.setState(partial);
 const get = () => useApp.getState();
 
+/** The draft a validated config loads as: the defaults, then its fields. */
+export const draftOf = (config: Record<string, unknown>): Draft => ({ ...(structuredClone(DEFAULT_CONFIG) as Draft), ...structuredClone(config), version: 1 });
+
 /**
  * Show a validated config (top-level defaults filled in), stopped at iteration 0. `lessonId`:
  * the config is that lesson's (the page shows its banner until the experiment is edited); any
@@ -30,7 +33,7 @@ export function loadExperiment(
   extra: Partial<AppState> = {},
 ): void {
   resetRun();
-  const draft = { ...(structuredClone(DEFAULT_CONFIG) as Draft), ...structuredClone(config), version: 1 };
+  const draft = draftOf(config);
   const checked = checkDraft(draft);
   set({
     draft,

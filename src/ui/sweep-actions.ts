@@ -9,7 +9,7 @@ import { SWEEP_PRESETS } from '../core/sweep/presets';
 import type { AxisValue, SweepInput } from '../core/sweep/schema';
 import { browserThreads, connectSweepWorker } from '../worker/browser-session';
 import { startSweep } from '../worker/sweep-client';
-import { loadExperiment } from './link-actions';
+import { draftOf, loadExperiment } from './link-actions';
 import { closesDrawer } from './drawer-on-open';
 import { isValid, useApp, type AppState } from './state';
 import type { SweepAxisDraft, SweepRun, SweepState } from './sweep-state';
@@ -43,8 +43,21 @@ export const parseAxisValues = (text: string): AxisValue[] => (text.trim() === '
 export function sweepDocOf(s: Pick<AppState, 'draft' | 'plan' | 'fieldErrors' | 'configError' | 'sweep'>): { ok: true; doc: SweepInput } | { ok: false; message: string } {
   if (s.plan === null || Object.keys(s.fieldErrors).length > 0 || s.configError !== null)
     return { ok: false, message: 'The explorer’s experiment is invalid: fix its settings first (the sweep runs over it)' };
-  const base = { ...s.draft, version: 1 };
-  return { ok: true, doc: { version: 1, base, axes: s.sweep.axes.map((a) => ({ path: a.path.trim(), values: parseAxisValues(a.values) })) } };
+  return { ok: true, doc: docOver(s.draft, s.sweep.axes) };
+}
+
+const docOver = (draft: AppState['draft'], axes: readonly SweepAxisDraft[]): SweepInput => ({
+  version: 1,
+  base: { ...draft, version: 1 },
+  axes: axes.map((a) => ({ path: a.path.trim(), values: parseAxisValues(a.values) })),
+});
+
+/**
+ * Parse the sweep a decoded link will show before it is opened (checkSweep keeps the last one), so
+ * that the Sweep view's first render, in the task that opens the link, does not parse it again.
+ */
+export function prepareSweepLink(d: ReturnType<typeof decodeSweepLink>): void {
+  if (d.ok) checkSweep(docOver(draftOf(d.doc.base), d.doc.axes.map(axisDraft)));
 }
 
 /**
@@ -222,7 +235,11 @@ export function openSweepCell(index: number): void {
  * Returns false (and says why in the link banner) when the link is refused.
  */
 export function openSweepLink(text: string, source: 'startup' | 'history'): boolean {
-  const d = decodeSweepLink(text);
+  return openDecodedSweepLink(decodeSweepLink(text), text, source);
+}
+
+/** openSweepLink with the link decoded already (decodeSweepLink(text) is `d`): the page opens it in a task of its own. */
+export function openDecodedSweepLink(d: ReturnType<typeof decodeSweepLink>, text: string, source: 'startup' | 'history'): boolean {
   if (!d.ok) {
     const kept = source === 'startup' ? 'the default experiment' : 'what it showed';
     useApp.setState({ linkError: `This sweep link cannot be opened: ${d.message}. Nothing from it was applied; the page keeps ${kept}.` });

@@ -2,8 +2,8 @@ import { checkReproduced, openLink, pageBase, shareInputOf } from './link-action
 import { followTour } from './lesson-actions';
 import { shareLink } from './share';
 import { fragmentOf as fragmentOfText } from '../core/config/link-codec';
-import { checkSweep, openSweepLink, sweepDocOf } from './sweep-actions';
-import { encodeSweepLink, isSweepLink } from '../core/sweep/link';
+import { checkSweep, openDecodedSweepLink, openSweepLink, prepareSweepLink, sweepDocOf } from './sweep-actions';
+import { decodeSweepLink, encodeSweepLink, isSweepLink } from '../core/sweep/link';
 import { isValid, useApp, type AppState } from './store';
 import { memoLast } from './memo-last';
 import { HistoryEntries } from './history-entries';
@@ -53,7 +53,32 @@ function write(s: AppState): void {
   else if (how === 'push') history.pushState(null, '', address.fragment);
 }
 
+/** Bumped by every link opened from the history: a sweep link still waiting for its task is dropped when another came after it. */
+let opening = 0;
+
+/**
+ * Back/Forward on the running page. A sweep link (up to thousands of cells) is decoded in this
+ * task and loaded in the next, and the entry's address (the link encoded again: a deflate) is
+ * computed in a third, so that no step of opening it blocks the page for long.
+ */
+function applyFromHistory(text: string): void {
+  const token = ++opening;
+  const load = (open: () => boolean) => {
+    if (token !== opening) return;
+    entries.opened(open);
+    // the entry already shows this experiment
+    const opened = useApp.getState();
+    entries.shownLater(() => addressOf(opened)?.fragment ?? null);
+    setTimeout(() => entries.settle(), 0);
+  };
+  if (!isSweepLink(text)) return load(() => openLink(text, 'history'));
+  const decoded = decodeSweepLink(text);
+  prepareSweepLink(decoded);
+  setTimeout(() => load(() => openDecodedSweepLink(decoded, text, 'history')), 0);
+}
+
 function apply(text: string, source: 'startup' | 'history'): void {
+  if (source === 'history') return applyFromHistory(text);
   entries.opened(() => (isSweepLink(text) ? openSweepLink(text, source) : openLink(text, source)));
   const address = addressOf(useApp.getState());
   if (address === null) return;

@@ -3,7 +3,7 @@ import { returnSeries, type SeriesPoint } from '../../charts/derive';
 import { METRIC, X_AXIS } from '../../../core/metrics/names';
 import { Bands, Markers } from './ReturnLayers';
 import { ChartExport } from './ChartExport';
-import { AlgorithmLegend, fmt3, fmtX, fmtY, idClass, seriesTip, useDerived, useVisible } from './common';
+import { AlgorithmLegend, fmt3, fmtX, fmtY, idClass, seriesTip, useDerived, useShownRun, useVisible } from './common';
 import { useApp } from '../../store';
 import { HLine, Lines, Plot, VLine, type Frame } from './Plot';
 import type { TurnStep } from '../../live';
@@ -41,6 +41,7 @@ function TurnStepLayer({ f, series, step }: { f: Frame; series: readonly { index
 
 export const ReturnChart = memo(function ReturnChart({ height = HEIGHT }: { height?: number }) {
   const data = useDerived(returnSeries);
+  const run = useShownRun();
   const all = useMemo(() => data?.algorithms.map((a) => ({ ...a, className: idClass(a.id) })) ?? [], [data]);
   const series = useVisible(all);
   const hover = useApp((s) => s.hoverLine);
@@ -63,7 +64,7 @@ export const ReturnChart = memo(function ReturnChart({ height = HEIGHT }: { heig
   const x = { domain: [extent[0], Math.max(extent[1], reach)] as [number, number], format: fmtX, title: xTitle };
   const y = { domain: data.domain, ticks: niceTicks(data.domain[0], data.domain[1], 5), format: fmtY, title: METRIC.J.axisLabel };
   return (
-    <figure className="card chart chart-return" data-testid="chart-return" data-lines={data.algorithms.length} data-upto={data.upTo} aria-label={summary}>
+    <figure className="card chart chart-return" data-testid="chart-return" data-lines={data.algorithms.length} data-upto={data.upTo} data-run={run} aria-label={summary}>
       <figcaption className="chart-head">
         <h2 data-testid="return-title" data-identical={data.identicalSeeds ? 'true' : 'false'}>
           {data.identicalSeeds ? `Return J: one curve per algorithm (its ${seeds} seeds are identical)` : `Mean return J${seeds > 1 ? ` over ${seeds} seeds` : ''}`}

@@ -67,6 +67,18 @@ function useShown(slot: number): Shown {
   return useSyncExternalStore(subscribe, () => shown[slot]);
 }
 
+const runNumbers = new WeakMap<Live, number>();
+let runsSeen = 0;
+
+/** The number of the run (its `live`) the chart in `slot` shows, counting from 1 in the page's life; 0: none (tests and benchmarks tell runs apart by it). */
+export function useShownRun(slot = 0): number {
+  const { live } = useShown(slot);
+  if (!live) return 0;
+  let n = runNumbers.get(live);
+  if (n === undefined) runNumbers.set(live, (n = ++runsSeen));
+  return n;
+}
+
 export function useDerived<T>(derive: (plan: Plan | null, live: Live | null, xAxis: XAxis) => T, extra: readonly unknown[] = [], slot = 0): T {
   const plan = useApp((s) => s.plan);
   const { version, live } = useShown(slot);
