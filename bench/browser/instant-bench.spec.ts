@@ -36,6 +36,11 @@ function timeRedraw(page: Page, act: { kind: 'click'; selector: string } | { kin
             resolve({ first, done: performance.now() - t0 });
           }
         };
+        // a press whose new run is never seen (an old build that drew it without clearing the chart) counts as missing
+        setTimeout(() => {
+          observer.disconnect();
+          resolve({ first: NaN, done: NaN });
+        }, 30_000);
         const observer = new MutationObserver(check);
         observer.observe(document.body, { attributes: true, subtree: true, childList: true });
         if (act.kind === 'click') (document.querySelector(act.selector) as HTMLElement).click();
@@ -70,7 +75,11 @@ test('instant feedback: a quick switch or the learning-rate slider on the openin
     rows[1].done.push(b.done);
     console.log(`press ${r + 1}: switch ${a.first.toFixed(0)} / ${a.done.toFixed(0)} ms, slider ${b.first.toFixed(0)} / ${b.done.toFixed(0)} ms`);
   }
-  const fmt = (xs: number[]) => `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
+  const fmt = (all: number[]) => {
+    const xs = all.filter(Number.isFinite);
+    const missing = all.length - xs.length;
+    return `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})${missing ? `, ${missing} not seen` : ''}`;
+  };
   console.log(`\nInstant feedback, opening lesson (lock T=5, exact, 40 iterations, 9 algorithms, 1 seed), ${RUNS} presses each; load before ${loadBefore}, after ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(table(['change', 'ms to first new points: median (range)', 'ms to the whole new run drawn'], rows.map((x) => [x.what, fmt(x.first), fmt(x.done)])));
 });

@@ -36,7 +36,7 @@ let gpuKind: GpuKind = null;
 export const setGpuKind = (k: GpuKind) => void (gpuKind = k);
 
 /** Validate the config and work out J* up front (cheap: one backward induction over a tiny tree). */
-export function planExperiment(config: unknown = DEFAULT_CONFIG, threads: number): Plan {
+export function planExperiment(config: unknown = DEFAULT_CONFIG, threads: number | ((exp: Experiment) => number)): Plan {
   const exp = resolveConfig(config);
   let lo = Infinity, hi = -Infinity;
   for (const row of exp.env.returns) for (const r of row) { lo = Math.min(lo, r); hi = Math.max(hi, r); }
@@ -48,7 +48,7 @@ export function planExperiment(config: unknown = DEFAULT_CONFIG, threads: number
     algorithms: exp.algorithms.map((a, i) => ({ id: a.id, label: algorithmLabel(a), color: algorithmColor(a) })),
     Jstar: computeOptimum(exp.env, buildTree(exp.env), sharesContexts(exp.policy)).Jstar,
     rewardRange: [lo, hi],
-    threads: Math.max(1, Math.min(threads, exp.algorithms.length * exp.seedIndices.length)),
+    threads: Math.max(1, Math.min(typeof threads === 'function' ? threads(exp) : threads, exp.algorithms.length * exp.seedIndices.length)),
     envTitle: preset?.title ?? null,
     envDescription: describeEnv(exp.env, exp.envPreset),
   };

@@ -6,7 +6,7 @@ import type { Live, MetricName, TurnStep, XAxis } from './live';
 import { DEFAULT_CONFIG } from '../core/config/defaults';
 import { DEFAULT_VIEW } from '../core/config/view';
 import { ConfigError } from '../core/config/fields';
-import { browserThreads } from '../worker/browser-session';
+import { browserThreadsFor } from '../worker/browser-session';
 import { controlPathOf, validateDraft } from './draft';
 import { planExperiment, type Plan } from './plan';
 import type { ClaimNumber } from './claims-text';
@@ -123,7 +123,7 @@ export function checkDraft(draft: Draft): Checked {
   const fieldErrors = validateDraft(draft);
   if (Object.keys(fieldErrors).length) return { plan: null, fieldErrors, configError: null };
   try {
-    return { plan: planExperiment(draft, browserThreads()), fieldErrors: {}, configError: null };
+    return { plan: planExperiment(draft, browserThreadsFor), fieldErrors: {}, configError: null };
   } catch (e) {
     const control = e instanceof ConfigError ? controlPathOf(e.path, draft) : null;
     if (control) return { plan: null, fieldErrors: { [control]: message(e) }, configError: null };

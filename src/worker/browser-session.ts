@@ -3,6 +3,7 @@ import type { ConnectSweep } from './sweep-client';
 import type { SweepWorkerEvent } from './sweep-protocol';
 import type { SessionEvent } from './session-protocol';
 import { WorkerPool } from './worker-pool';
+import { estimateWorkMs, threadsForWork } from '../exec/cpu/work';
 
 /**
  * Web Workers the page uses for the CPU executor: one per share of the runs, at most four,
@@ -11,6 +12,23 @@ import { WorkerPool } from './worker-pool';
 export function browserThreads(): number {
   const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
   return Math.max(1, Math.min(cores - 1, 4));
+}
+
+/** Estimated single-thread work (ms) from which a run takes every core, the page's included (below: one left to the page). */
+export const ALL_CORES_FROM_MS = 2000;
+
+/**
+ * Workers for a CPU-executor experiment: as many as its estimated work pays for
+ * (src/exec/cpu/work.ts), at most browserThreads(); an experiment of several seconds of work (512
+ * seeds of a lesson) takes every core, at most four: the page does little while it streams (its
+ * charts, verdicts and caption are paced to their cost, charts/common.tsx), and on two cores one
+ * worker would leave half the machine idle for seconds.
+ */
+export function browserThreadsFor(exp: Parameters<typeof estimateWorkMs>[0]): number {
+  const work = estimateWorkMs(exp);
+  const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
+  const available = work >= ALL_CORES_FROM_MS ? Math.min(cores, 4) : browserThreads();
+  return threadsForWork(work, available, exp.algorithms.length * exp.seedIndices.length);
 }
 
 /** A worker's messages to `onEvent`; its failures as an error event naming `what`. */
@@ -25,7 +43,7 @@ function wire<E extends { type: string }>(worker: Worker, what: string, onEvent:
 }
 
 /** The CPU executor's workers, kept between sessions (one per thread the page uses). */
-export const cpuWorkers = new WorkerPool(() => new Worker(new URL('./cpu-session-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-cpu' }), 'CPU worker', browserThreads);
+export const cpuWorkers = new WorkerPool(() => new Worker(new URL('./cpu-session-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-cpu' }), 'CPU worker', () => Math.min(navigator.hardwareConcurrency || 2, 4));
 
 export const connectCpuWorker: Connect = (onEvent) => cpuWorkers.connect(onEvent);
 

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { captionParts, claimSentences } from '../../core/metrics/captions';
 import { useApp } from '../store';
 import { useLiveSummaries } from './SummaryTable';
+import { SLOTS, timedSlot } from './charts/common';
 import './summary.css';
 
 /**
@@ -16,10 +17,11 @@ const SHOWN = 3;
 export function Caption() {
   const plan = useApp((s) => s.plan);
   const status = useApp((s) => s.status);
-  const summaries = useLiveSummaries();
+  // in a task of its own, at its own pace on a large experiment (charts/common.tsx)
+  const summaries = useLiveSummaries(SLOTS.caption);
   const [all, setAll] = useState(false);
   const parts = useMemo(
-    () => (plan ? captionParts({ exp: plan.exp, Jstar: plan.Jstar, algorithms: plan.algorithms }, summaries) : null),
+    () => (plan ? timedSlot(SLOTS.caption, () => captionParts({ exp: plan.exp, Jstar: plan.Jstar, algorithms: plan.algorithms }, summaries)) : null),
     [plan, summaries],
   );
   if (!plan || !parts) return null;

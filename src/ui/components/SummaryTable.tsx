@@ -4,6 +4,8 @@ import { divergedWhere } from '../../core/metrics/summary';
 import { seedsText as seedsOfText, type Live } from '../live';
 import type { AlgorithmLine, Plan } from '../plan';
 import { useApp } from '../store';
+import { memoLast } from '../memo-last';
+import { SLOTS, timedSlot, useShownData } from './charts/common';
 import './summary.css';
 
 const DASH = '—';
@@ -18,16 +20,19 @@ export function liveFits(plan: Plan, live: Live): boolean {
  * Per-algorithm summaries of the live runs at the iteration every run has completed; [] before a run.
  * `live` is mutated in place, so this recomputes when the store's `version` changes.
  */
-export function useLiveSummaries(): LiveSummary[] {
+export function useLiveSummaries(slot: number = SLOTS.summary): LiveSummary[] {
   const plan = useApp((s) => s.plan);
-  const live = useApp((s) => s.live);
-  const version = useApp((s) => s.version);
-  return useMemo(() => {
-    void version;
-    if (!plan || !live || live.runs.length === 0 || !liveFits(plan, live)) return [];
-    return summarizeLive(plan.exp, plan.Jstar, live.runs, live.iteration);
-  }, [plan, live, version]);
+  // in a task of its own, at its own pace on a large experiment (charts/common.tsx)
+  const { live, version } = useShownData(slot);
+  return useMemo(() => (plan ? liveSummaries({ plan, live, version, slot }) : []), [plan, live, version, slot]);
 }
+
+/** The last summaries computed, shared by the table and the caption (each in its own slot, on the same version). */
+const liveSummaries = memoLast(
+  ({ plan, live, version }: { plan: Plan; live: Live | null; version: number; slot: number }) => [plan, live, version],
+  ({ plan, live, slot }) =>
+    timedSlot(slot, () => (!live || live.runs.length === 0 || !liveFits(plan, live) ? [] : summarizeLive(plan.exp, plan.Jstar, live.runs, live.iteration))),
+);
 
 const HEADERS: { key: string; text: string; title: string }[] = [
   { key: 'algorithm', text: 'Algorithm', title: 'The algorithm; the swatch is the colour of its curve in the chart' },

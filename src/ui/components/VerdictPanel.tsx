@@ -10,6 +10,7 @@ import { evidenceCells, highlightCss, highlightOf } from '../verdicts';
 import type { Plan } from '../plan';
 import type { Live } from '../live';
 import { liveFits } from './SummaryTable';
+import { SLOTS, timedSlot, useShownData } from './charts/common';
 import './claims.css';
 
 // The verdicts on the paper's five claims for the experiment on the page, beside the return chart:
@@ -27,18 +28,18 @@ export interface LiveClaims {
 }
 
 /** The last verdicts computed: the panel, the Claims view's cards, the banner and the tour share them. */
-const liveClaims = memoLast(({ plan, live, version }: { plan: Plan; live: Live | null; version: number }) => [plan, live, version], ({ plan, live }) => {
+const liveClaims = memoLast(({ plan, live, version }: { plan: Plan; live: Live | null; version: number }) => [plan, live, version], ({ plan, live }) => timedSlot(SLOTS.claims, () => {
   const summaries = live && live.runs.length > 0 && liveFits(plan, live) ? summarizeLive(plan.exp, plan.Jstar, live.runs, live.iteration) : [];
   const claims = computeClaims(claimsInputOfLive(plan.exp, plan.Jstar, summaries));
   const ran = summaries.length > 0 && summaries.some((s) => s.finals.some(Number.isFinite));
   return { claims, iteration: ran ? summaries[0].iteration : -1, total: plan.exp.iterations, ran, rules: CLAIMS_RULES };
-});
+}));
 
 /** The five verdicts on the live runs (computeClaims, the CLI's engine), recomputed as they stream. */
 export function useLiveClaims(): LiveClaims | null {
   const plan = useApp((s) => s.plan);
-  const live = useApp((s) => s.live);
-  const version = useApp((s) => s.version);
+  // in a task of their own, at their own pace on a large experiment (charts/common.tsx)
+  const { live, version } = useShownData(SLOTS.claims);
   return useMemo(() => (plan ? liveClaims({ plan, live, version }) : null), [plan, live, version]);
 }
 

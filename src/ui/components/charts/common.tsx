@@ -16,11 +16,20 @@ import { X_AXIS } from '../../../core/metrics/names';
 // the end.)
 /**
  * Charts redraw in turn, one per task (slot k waits k·SLOT_MS): a redraw of every chart in one
- * task would block the page for longer than 50 ms; one chart at a time stays below it.
+ * task would block the page for longer than 50 ms; one chart at a time stays below it. The
+ * verdicts, the summary table and the caption follow the same versions in slots of their own
+ * (their sums over every seed are as costly as a chart on a large experiment).
  */
-export const SLOTS = { return: 0, gap: 1, metric: 2, seeds: 3, heatmap: 4 } as const;
+export const SLOTS = { return: 0, gap: 1, metric: 2, seeds: 3, heatmap: 4, claims: 5, summary: 6, caption: 7 } as const;
 const SLOT_MS = 12;
 const slotCount = Object.keys(SLOTS).length;
+/**
+ * While a run streams, a slot whose last update took c ms waits PACE·c ms after it before the next
+ * (a few ms: no wait; the verdicts of 1,024 runs: about a second), so that on a large experiment
+ * the page's thread is mostly left to drawing and the workers; the first points and a run's end
+ * show in every slot at once.
+ */
+const PACE = 8;
 /** What a chart draws: `live` and its version as of the chart's last redraw (a new run's `live` also waits for its slot). */
 interface Shown {
   version: number;
@@ -29,22 +38,54 @@ interface Shown {
 const initial: Shown = { version: useApp.getState()?.version ?? 0, live: useApp.getState()?.live ?? null };
 const shown = new Array<Shown>(slotCount).fill(initial);
 const listeners = Array.from({ length: slotCount }, () => new Set<() => void>());
+const slotCost = new Array<number>(slotCount).fill(0);
+const shownAt = new Array<number>(slotCount).fill(-Infinity);
+const timers = new Array<ReturnType<typeof setTimeout> | null>(slotCount).fill(null);
+
+/** How long the last update of `slot`'s derived data took (ms): its pace while a run streams. */
+export function slotTook(slot: number, ms: number): void {
+  slotCost[slot] = ms;
+}
+
+/** Time `compute` as the cost of `slot`'s derived data. */
+export function timedSlot<T>(slot: number, compute: () => T): T {
+  const t0 = performance.now();
+  const value = compute();
+  slotTook(slot, performance.now() - t0);
+  return value;
+}
 
 let published: Shown = initial;
 /** The run whose first segment (iteration 1) the charts have been handed. */
 let firstSegmentOf: Live | null = null;
+let urgentNext = false;
+
+function show(k: number): void {
+  timers[k] = null;
+  shown[k] = published;
+  shownAt[k] = performance.now();
+  listeners[k].forEach((l) => l());
+}
 
 function publish(): void {
+  const urgent = urgentNext;
+  urgentNext = false;
   const { version, live } = useApp.getState();
-  // an urgent publish may have shown this version already, before the throttle's waiting one
-  if (version === published.version && live === published.live) return;
-  const next = (published = { version, live });
+  // an urgent publish may have handed out this version already, before the throttle's waiting one;
+  // an urgent one after it brings forward the slots still waiting for their pace
+  const same = version === published.version && live === published.live;
+  if (same && !urgent) return;
+  if (!same) published = { version, live };
   if (live && live.iteration >= 1) firstSegmentOf = live;
-  for (let k = 0; k < slotCount; k++)
-    setTimeout(() => {
-      shown[k] = next;
-      listeners[k].forEach((l) => l());
-    }, k * SLOT_MS);
+  const now = performance.now();
+  for (let k = 0; k < slotCount; k++) {
+    // a slot waiting already shows the latest version when its time comes; urgent: at its turn now
+    if (timers[k] !== null ? !urgent : same) continue;
+    if (timers[k] !== null) clearTimeout(timers[k]!);
+    const paced = urgent ? 0 : Math.max(0, shownAt[k] + PACE * slotCost[k] - now);
+    const slot = k;
+    timers[k] = setTimeout(() => show(slot), k * SLOT_MS + paced);
+  }
 }
 
 const poke = throttle(publish, CHART_REDRAW_MS);
@@ -53,8 +94,14 @@ useApp.subscribe((s, prev) => {
   // what the reader waits for draws at once: a new run's first segment, and a run's end
   const firstSegment = s.live !== null && s.live.iteration >= 1 && s.live !== firstSegmentOf;
   const ended = s.status === 'done' && prev?.status !== 'done';
+  if (firstSegment || ended) urgentNext = true;
   poke(firstSegment || ended);
 });
+
+/** The store's `version` and `live` as the part of the page in `slot` shows them (charts, verdicts, summary, caption). */
+export function useShownData(slot: number): Shown {
+  return useShown(slot);
+}
 
 /** The store's `version` and `live`, throttled to one change per CHART_REDRAW_MS, for the chart in `slot`. */
 function useShown(slot: number): Shown {
