@@ -2,6 +2,9 @@ import { memo, useMemo, useRef } from 'react';
 import { buildTree, type Tree } from '../../../core/env/tree';
 import type { PolicyTreeView } from '../../../core/env/policy-tree';
 import { layoutTree, type LaidNode } from '../../charts/tree-layout';
+import { LINE_EM, placeTreeLabels } from '../../charts/tree-labels';
+import { measureFor } from '../../charts/text-measure';
+import { useTextFont } from './use-text-font';
 import { treeRunsOf, type TreeRun } from '../../tree-state';
 import { chooseTreeRuns, toggleTreeDetails, useApp } from '../../store';
 import { ChartExport } from './ChartExport';
@@ -42,22 +45,60 @@ function nodeTitle(n: LaidNode, view: PolicyTreeView, parentValue: number | null
   return lines.join('\n');
 }
 
+/** A node's value label, longest form first: the value with "exit" or "+n" (prefixes hidden below), then the value alone. */
+function labelForms(n: LaidNode, value: number): string[] {
+  const v = fmt3(value).replace(/^0\./, '.');
+  if (n.exit) return [`${v} exit`];
+  return n.folded ? [`${v} +${n.below}`, v] : [v];
+}
+
+/** A node's detail lines (V*, the advantage and the advantage fed), when the details are on. */
+function detailLines(n: LaidNode, view: PolicyTreeView, parentValue: number | null): string[] {
+  const i = n.i;
+  const fed = view.fed[i];
+  const out = [`V* ${fmt3(view.best[i])}`];
+  if (parentValue !== null) out.push(`A ${sign(view.value[i] - parentValue)}${fed === null ? '' : ` fed ${sign(fed)}`}`);
+  return out;
+}
+
 function TreeSvg({ tree, view, color, details, large, width, fitHeight }: { tree: Tree; view: PolicyTreeView; color: string; details: boolean; large: boolean; width: number; fitHeight?: number }) {
   const { nodes, rows } = useMemo(() => layoutTree(tree, view), [tree, view]);
-  const font = large ? 20 : 13;
+  const probe = useRef<SVGTextElement>(null);
+  const measured = useTextFont(probe);
+  // the labels' type: the drawn size (the classroom's CSS sets 20 px), measured once drawn
+  const font = measured?.font.size ?? (large ? 20 : 13);
+  const measure = measured?.measure ?? measureFor({ size: font, weight: '400', family: 'sans-serif' });
   const lines = details ? 3 : 1;
   const g: Geometry = { font, rowH: Math.round(font * (details ? 2.9 : 1.45)), top: Math.round(font * 1.5), left: 14, colW: 0, r: Math.round(font * 0.55) };
   // a height to fit (the classroom's top row): rows as tight as 1.05 lines of type
   if (fitHeight !== undefined) g.rowH = Math.max(Math.round(font * (details ? 2.3 : 1.05)), Math.min(g.rowH, Math.floor((fitHeight - g.top - 4) / Math.max(1, rows))));
-  const labelW = font * (details ? 6.5 : 3.6);
-  g.colW = Math.max(font * 2.5, (width - g.left - labelW) / tree.N);
+  const parentValueOf = (n: LaidNode) => (n.parent === null ? null : view.value[nodes[n.parent].i]);
+  // room right of the last column for its labels, as wide as the widest of them
+  const lastLabels = nodes.filter((n) => n.depth === tree.N).map((n) => Math.max(measure(labelForms(n, view.value[n.i])[0]), ...(details ? detailLines(n, view, parentValueOf(n)).map(measure) : [])));
+  const labelW = Math.max(font * 2, ...lastLabels) + 3 + 2;
+  g.colW = Math.max(font * 2.5, (width - g.left - 2 * g.r - labelW) / tree.N);
   const height = g.top + Math.max(1, rows) * g.rowH + 4;
   const x = (depth: number) => g.left + g.r + depth * g.colW;
   const y = (row: number) => g.top + row * g.rowH + g.rowH / 2 - (lines - 1) * font * 0.5;
+  const labels = placeTreeLabels(
+    nodes.map((n) => ({
+      cx: x(n.depth),
+      cy: y(n.row),
+      r: g.r,
+      forms: labelForms(n, view.value[n.i]),
+      extra: details ? detailLines(n, view, parentValueOf(n)) : [],
+      priority: (n.optimal ? 4 : 0) + (n.exit ? 2 : 0) + view.reach[n.i],
+    })),
+    measure,
+    font,
+    lines,
+    { x0: 0, y0: font * 1.1, x1: width, y1: height },
+  );
   const updated = view.turn;
   const bands = updated === null ? [] : updated < 0 ? Array.from({ length: tree.T }, (_, t) => t) : [updated];
   return (
     <svg className="tree-svg" width={width} height={height} role="img" aria-label={`Policy tree: ${nodes.length} prefixes shown, ${view.hidden} hidden`}>
+      <text ref={probe} className="tree-label" aria-hidden="true" visibility="hidden" fontSize={large ? 20 : 13} />
       {bands.map((t) => (
         <rect key={`band${t}`} className="tree-band" x={x(t * tree.L)} y={0} width={x((t + 1) * tree.L) - x(t * tree.L)} height={height} />
       ))}
@@ -82,10 +123,10 @@ function TreeSvg({ tree, view, color, details, large, width, fitHeight }: { tree
       <g className="tree-nodes">
         {nodes.map((n) => {
           const i = n.i;
-          const parentValue = n.parent === null ? null : view.value[nodes[n.parent].i];
+          const parentValue = parentValueOf(n);
           const cx = x(n.depth), cy = y(n.row);
           const token = n.depth === 0 ? 'x' : String(n.tokens[n.depth - 1]);
-          const fed = view.fed[i];
+          const label = labels[n.i];
           return (
             <g key={n.prefix} className={`tree-node${n.optimal ? ' optimal' : ''}${n.exit ? ' exit' : ''}${n.folded ? ' folded' : ''}`} data-testid="tree-node"
               data-prefix={n.prefix} data-turn={n.turn} data-prob={String(view.prob[i])} data-value={String(view.value[i])} data-reach={String(view.reach[i])}
@@ -93,15 +134,16 @@ function TreeSvg({ tree, view, color, details, large, width, fitHeight }: { tree
               <title>{nodeTitle(n, view, parentValue)}</title>
               <circle cx={cx} cy={cy} r={g.r} />
               <text className="tree-token" x={cx} y={cy} dy="0.35em" textAnchor="middle" fontSize={font * 0.85}>{token}</text>
-              <text className="tree-label" x={cx + g.r + 3} y={cy} dy="0.35em" fontSize={font}>
-                {fmt3(view.value[i]).replace(/^0\./, '.')}
-                {n.exit ? ' exit' : ''}
-                {n.folded && !n.exit ? ` +${n.below}` : ''}
-              </text>
-              {details && (
-                <text className="tree-detail" x={cx + g.r + 3} y={cy + font * 1.05} dy="0.35em" fontSize={font}>
-                  <tspan>{`V* ${fmt3(view.best[i])}`}</tspan>
-                  {parentValue !== null && <tspan x={cx + g.r + 3} dy="1.05em">{`A ${sign(view.value[i] - parentValue)}${fed === null ? '' : ` fed ${sign(fed)}`}`}</tspan>}
+              {label && (
+                <text className="tree-label" x={label.x} y={label.y} dy="0.35em" textAnchor={label.anchor} fontSize={font}>
+                  {label.text}
+                </text>
+              )}
+              {label && details && (
+                <text className="tree-detail" x={label.x} y={label.y + font * LINE_EM} dy="0.35em" textAnchor={label.anchor} fontSize={font}>
+                  {detailLines(n, view, parentValue).map((line, k) => (
+                    <tspan key={k} x={label.x} dy={k === 0 ? undefined : `${LINE_EM}em`}>{line}</tspan>
+                  ))}
                 </text>
               )}
             </g>
