@@ -29,12 +29,13 @@ describe('identical curves', () => {
     expect(fitGroupLabel(eight, '0.30', 300, w)).toBe('8 algorithms at 0.30: GRPO, …');
     expect(fitGroupLabel(eight, '0.30', 250, w)).toBe('8 algorithms at 0.30');
     expect(fitGroupLabel(eight, '0.30', 100, w)).toBe('8 at 0.30');
-    expect(fitGroupLabel(eight, '0.30', 10, w)).toBe('8 at 0.30'); // the shortest when nothing fits
+    expect(fitGroupLabel(eight, '0.30', 10, w)).toBeNull(); // nothing fits
     expect(fitGroupLabel(['SeeUPO (forward)'], '1.00', 1000, w)).toBe('SeeUPO (forward)');
     expect(fitGroupLabel(['SeeUPO (forward)'], '1.00', 70, w)).toBe('SeeUPO…');
     for (const room of [40, 90, 140, 200, 320, 460]) {
       const got = fitGroupLabel(eight, '0.30', room, w);
-      if (w('8 at 0.30') <= room) expect(w(got), `${room}: "${got}"`).toBeLessThanOrEqual(room);
+      if (w('8 at 0.30') <= room) expect(w(got!), `${room}: "${got}"`).toBeLessThanOrEqual(room);
+      else expect(got).toBeNull();
     }
   });
   it('labels at line ends are pushed apart, and kept inside the plot', () => {

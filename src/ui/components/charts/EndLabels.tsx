@@ -25,12 +25,22 @@ export function EndLabels({ f, groups, format }: { f: Frame; groups: readonly Li
       <text ref={probe} className="end-label" aria-hidden="true" visibility="hidden" />
       {show &&
         drawn.map((g, i) => {
-          const x = Math.min(f.x(g.end!.x), f.box.right) - PAD_END;
           const at = format(g.end!.y);
-          const label = text ? fitGroupLabel(g.labels, at, x - f.box.left - PAD_LEFT, text.measure) : fitGroupLabel(g.labels, at, Infinity, () => 0);
+          const end = Math.min(f.x(g.end!.x), f.box.right);
+          const fit = (room: number) => (text ? fitGroupLabel(g.labels, at, room, text.measure) : fitGroupLabel(g.labels, at, Infinity, () => 0));
+          // left of the line's end; where the line starts at the plot's left edge (iteration 0), right of it
+          let x = end - PAD_END;
+          let anchor: 'end' | 'start' = 'end';
+          let label = fit(x - f.box.left - PAD_LEFT);
+          if (label === null) {
+            x = end + PAD_LEFT * 2;
+            anchor = 'start';
+            label = fit(f.box.right - x);
+          }
+          if (label === null) return null;
           return (
             <text key={g.ids.join(',')} className="end-label" data-testid={g.ids.length > 1 ? 'line-group' : 'line-end-label'} data-members={g.ids.join(',')} data-count={g.ids.length}
-              x={x} y={ys[i]} textAnchor="end" fill={g.color}>
+              x={x} y={ys[i]} textAnchor={anchor} fill={g.color}>
               <title>{g.ids.length > 1 ? `${g.labels.length} identical curves at ${at}: ${g.labels.join(', ')}` : g.labels[0]}</title>
               {label}
             </text>
