@@ -5,7 +5,7 @@ import { layoutTree, type LaidNode } from '../../charts/tree-layout';
 import { LINE_EM, placeTreeLabels } from '../../charts/tree-labels';
 import { measureFor } from '../../charts/text-measure';
 import { useTextFont } from './use-text-font';
-import { treeRunsOf, type TreeRun } from '../../tree-state';
+import { treeRunsOf, treeUnavailable, type TreeRun } from '../../tree-state';
 import { chooseTreeRuns, toggleTreeDetails, useApp } from '../../store';
 import { ChartExport } from './ChartExport';
 import { fmt3 } from './common';
@@ -38,7 +38,7 @@ function nodeTitle(n: LaidNode, view: PolicyTreeView, parentValue: number | null
   lines.push(`V^π = ${fmt3(view.value[i])}${n.depth > 0 ? ` = Q^π of its last token` : ''}`, `V* = ${fmt3(view.best[i])}`);
   if (parentValue !== null) lines.push(`advantage A^π = Q − V(parent) = ${sign(view.value[i] - parentValue)}`);
   const fed = view.fed[i];
-  if (n.depth > 0) lines.push(fed === null ? 'fed no advantage this iteration (no rollout took it)' : `advantage the algorithm fed it: ${sign(fed)}`);
+  if (n.depth > 0) lines.push(view.noFed ? `advantage fed: not shown (${view.noFed})` : fed === null ? 'fed no advantage this iteration (no rollout took it)' : `advantage the algorithm fed it: ${sign(fed)}`);
   if (n.optimal) lines.push('on the optimal path');
   if (n.exit) lines.push(`a safe exit: ${fmt3(view.value[i])} whatever follows`);
   if (n.folded) lines.push(`${n.below} prefixes below are hidden`);
@@ -206,13 +206,6 @@ function OneTree({ tree, run, index, runs, large, fitHeight }: { tree: Tree; run
 /** The card's height besides the drawing in the classroom: the run pickers' row and padding (its title is hidden there). */
 const TREE_CARD_EXTRA = 60;
 
-/** Why this experiment has no tree to draw, or null. */
-function treeBlocked(executor: string, tabular: boolean): string | null {
-  if (!tabular) return 'The policy tree draws a table of probabilities; an MLP policy has none to draw.';
-  if (executor !== 'cpu') return 'The policy tree is drawn from the CPU executor’s tables; this experiment runs on another executor.';
-  return null;
-}
-
 /** `fitHeight`: the card's height to fit (the classroom layout), rows drawn tighter to fit it. */
 export const PolicyTree = memo(function PolicyTree({ large = false, fitHeight }: { large?: boolean; fitHeight?: number }) {
   const plan = useApp((s) => s.plan);
@@ -223,7 +216,7 @@ export const PolicyTree = memo(function PolicyTree({ large = false, fitHeight }:
   const tree = useMemo(() => (env ? buildTree(env) : null), [env]);
   if (!plan || !tree) return null;
   const runs = treeRunsOf(plan.exp, chosen);
-  const blocked = treeBlocked(plan.choice.executor, plan.exp.policy.kind === 'tabular');
+  const blocked = treeUnavailable(plan.exp, plan.choice.executor);
   return (
     <figure className={`card chart chart-tree${large ? ' large' : ''}`} data-testid="chart-tree">
       <figcaption className="chart-head">
@@ -232,7 +225,7 @@ export const PolicyTree = memo(function PolicyTree({ large = false, fitHeight }:
         <p className="muted">Edge width = π(token | prefix); each node shows V^π, the expected return from there. Green: the optimal path; orange: the safe exit.</p>
       </figcaption>
       {blocked ? (
-        <p className="muted" data-testid="tree-blocked">{blocked}</p>
+        <p className="muted tree-blocked" data-testid="tree-blocked" data-executor={plan.choice.executor}>{blocked}</p>
       ) : (
         <>
           <div className="tree-tools">
