@@ -191,6 +191,9 @@ test('1366×768: the tour never points at an empty chart, and its counter counts
   await press.click();
   await expect(next).toBeEnabled();
   await expect(page.locator('[data-testid="policy-tree"][data-algorithm="seeupo"]')).toHaveAttribute('data-turn-updated', '0');
+  // the tag beside Step one turn covers no control (the transport's buttons sit either side of it)
+  await expect(page.getByTestId('tour-pointer')).toHaveAttribute('data-target', 'step-turn');
+  await expect.poll(() => tagOverControls(page)).toEqual([]);
   await page.screenshot({ path: 'docs/screenshots/classroom-tour-counter-1366x768.png' });
   expect(problems).toEqual([]);
 });

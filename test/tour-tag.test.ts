@@ -39,3 +39,17 @@ describe('placeTag', () => {
     expect(within(at(p), vp)).toBe(true);
   });
 });
+
+describe('placeTag with boxes better left clear', () => {
+  it('covers a progress bar (soft) rather than a button', () => {
+    const vp = { width: 1366, height: 768 };
+    const tag = { width: 80, height: 20 };
+    // a button in a row of buttons, a progress bar right below: every place covers something
+    const ring = { left: 300, top: 180, width: 160, height: 60 };
+    const buttons = [{ left: 20, top: 140, width: 1000, height: 30 }, { left: 230, top: 185, width: 60, height: 50 }, { left: 470, top: 185, width: 60, height: 50 }, { left: 306, top: 186, width: 148, height: 48 }];
+    const progress = [{ left: 20, top: 245, width: 1100, height: 14 }];
+    const p = placeTag(ring, tag, buttons, vp, progress);
+    const r = { left: ring.left + p.left, top: ring.top + p.top, ...tag };
+    for (const b of buttons) expect(hits(r, b), JSON.stringify(b)).toBe(false);
+  });
+});

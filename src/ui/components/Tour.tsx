@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { ACTION_KEY, ACTION_TEXT, fillText, pressesSince } from '../tour';
 import { closeTour, currentLesson, tourBack, tourNext, useApp } from '../store';
 import { useLiveClaims } from './VerdictPanel';
@@ -25,21 +25,36 @@ const STANDS_IN: Record<string, string> = { 'chart-heatmap': 'chart-tree', 'char
 /** The ring's margin around the element it points at. */
 const PAD = 6;
 
-/** The page's controls on screen, and the headings and progress bars beside them: the tour's tag covers none of them. */
-function controlBoxes(): Rect[] {
+/** The boxes on screen of the elements `selector` finds. */
+function boxesOf(selector: string): Rect[] {
   const out: Rect[] = [];
-  for (const el of document.querySelectorAll('button, a[href], input, select, textarea, summary, [role="button"], [role="progressbar"], progress, h1, h2, h3, .tour')) {
+  for (const el of document.querySelectorAll(selector)) {
     const r = el.getBoundingClientRect();
     if (r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < innerHeight) out.push({ left: r.left, top: r.top, width: r.width, height: r.height });
   }
   return out;
 }
 
+/** The page's controls and the tour's own panel (drawn over the tag): the tag covers none of them. */
+const CONTROLS = 'button, a[href], input, select, textarea, summary, [role="button"], .tour';
+/** Better left uncovered too: headings and progress bars. */
+const SOFT = '[role="progressbar"], progress, h1, h2, h3';
+
 const reduced = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 /** The step's target: marked (data-tour-target, outlined by CSS), scrolled into view once, and followed by a ring and arrow. */
-function Pointer({ target, label, onStandIn }: { target: string | undefined; label: string; onStandIn: (standIn: boolean) => void }) {
+function Pointer({ target, label, onStandIn, layout }: { target: string | undefined; label: string; onStandIn: (standIn: boolean) => void; layout: string }) {
   const [box, setBox] = useState<Box | null>(null);
+  const tag = useRef<HTMLSpanElement>(null);
+  const [place, setPlace] = useState<TagPlace | null>(null);
+  // the tag beside the ring, off every control of the page (src/ui/tour-tag.ts); placed again with
+  // every look at the target, as controls and the tour's panel move and grow around it
+  const placeTagBy = useCallback((b: Box) => {
+    const size = tag.current?.getBoundingClientRect() ?? { width: 110, height: 28 };
+    const ring = { left: b.left - PAD, top: b.top - PAD, width: b.width + 2 * PAD, height: b.height + 2 * PAD };
+    const next = placeTag(ring, size, boxesOf(CONTROLS), { width: innerWidth, height: innerHeight }, boxesOf(SOFT));
+    setPlace((old) => (old && old.left === next.left && old.top === next.top && old.above === next.above ? old : next));
+  }, []);
   // a layout effect: the step's text follows what is found (the target or its stand-in) before the first paint
   useLayoutEffect(() => {
     if (!target) {
@@ -70,6 +85,7 @@ function Pointer({ target, label, onStandIn }: { target: string | undefined; lab
       }
       const r = el.getBoundingClientRect();
       setBox((b) => (b && b.left === r.left && b.top === r.top && b.width === r.width && b.height === r.height ? b : { left: r.left, top: r.top, width: r.width, height: r.height }));
+      placeTagBy(r);
     };
     update();
     const timer = setInterval(update, 250);
@@ -81,17 +97,11 @@ function Pointer({ target, label, onStandIn }: { target: string | undefined; lab
       removeEventListener('resize', update);
       marked?.removeAttribute('data-tour-target');
     };
-  }, [target, onStandIn]);
-  const tag = useRef<HTMLSpanElement>(null);
-  const [place, setPlace] = useState<TagPlace | null>(null);
+  }, [target, onStandIn, placeTagBy]);
+  // `layout` changes when the tour's panel does (its note, its action): the tag is placed again before the paint
   useLayoutEffect(() => {
-    // the tag beside the ring, off every control of the page (src/ui/tour-tag.ts)
-    if (!box) return;
-    const size = tag.current?.getBoundingClientRect() ?? { width: 110, height: 28 };
-    const ring = { left: box.left - PAD, top: box.top - PAD, width: box.width + 2 * PAD, height: box.height + 2 * PAD };
-    const next = placeTag(ring, size, controlBoxes(), { width: innerWidth, height: innerHeight });
-    setPlace((old) => (old && old.left === next.left && old.top === next.top && old.above === next.above ? old : next));
-  }, [box]);
+    if (box) placeTagBy(box);
+  }, [box, placeTagBy, layout]);
   if (!box) return null;
   const above = place?.above ?? box.top > 40;
   return (
@@ -191,7 +201,7 @@ export function Tour() {
           </button>
         </div>
       </aside>
-      <Pointer target={step.target} label={`step ${tour.step + 1}`} onStandIn={setStandIn} />
+      <Pointer target={step.target} label={`step ${tour.step + 1}`} onStandIn={setStandIn} layout={`${tour.step}:${tour.done}:${left}:${tour.note ?? ''}`} />
     </>
   );
 }
