@@ -92,7 +92,7 @@ for (const [w, h] of [[1366, 768], [1920, 1080]] as const) {
     await expect(page.getByTestId('tour-step')).toBeVisible(); // the tour starts by itself
     // step 1 is about the per-turn probabilities: in the classroom its text describes the tree shown, not the heatmaps
     await expect(page.getByTestId('tour-step')).toHaveAttribute('data-stand-in', '1');
-    await expect(page.getByTestId('tour-step')).toContainText('The trees show SeeUPO and GRPO');
+    await expect(page.getByTestId('tour-step')).toContainText('In the trees, edge width');
     await expect(page.getByTestId('tour-step')).not.toContainText(/heatmap/i);
     await expect(page.getByTestId('tour-tag')).toBeVisible();
     expect(await tagOverControls(page), 'the step 1 tag covers no control').toEqual([]);
@@ -106,6 +106,7 @@ for (const [w, h] of [[1366, 768], [1920, 1080]] as const) {
     await onScreen(page, page.getByTestId('chart-return'), 'the return chart');
     await onScreen(page, page.getByTestId('verdict-claim-3'), 'the lesson’s verdict');
     await onScreen(page, page.getByTestId('tour-step'), 'the tour step');
+    await onScreen(page, page.getByTestId('tour-next'), 'the tour’s Next');
     // the eight curves at the exit: one group label, inside the plot, every name in its title
     const group = page.getByTestId('chart-return').getByTestId('line-group');
     await expect(group).toHaveAttribute('data-count', '8');

@@ -55,7 +55,7 @@ export const CLAIM3: Lesson[] = [
     tour: [
       {
         text: 'Nine algorithms start from the same uniform policy on the 5-turn lock: J = 0.10. The heatmaps show, turn by turn, the probability of the code\'s token.',
-        standIn: 'Nine algorithms start from the same uniform policy on the 5-turn lock: J = 0.10. The trees show SeeUPO and GRPO, a column per turn; edge width = the token\'s probability (1/3 now). Green: the code; orange: the exit.',
+        standIn: 'Nine algorithms start from the same uniform policy on the 5-turn lock: J = 0.10. In the trees, edge width = the token\'s probability (1/3 now), a column per turn; green: the code, orange: the exit.',
         target: 'chart-heatmap',
       },
       {

@@ -126,6 +126,18 @@ export function Tour() {
   const claims = useLiveClaims();
   const panel = useRef<HTMLElement>(null);
   const [standIn, setStandIn] = useState(false);
+  // the classroom gives the note what room is left: one squeezed below a line of text is marked and hidden (classroom.css)
+  const note = useRef<HTMLParagraphElement>(null);
+  const noteShown = Boolean(tour?.note);
+  useLayoutEffect(() => {
+    const el = note.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const check = () => el.toggleAttribute('data-clipped', el.clientHeight < parseFloat(getComputedStyle(el).fontSize) * 1.3);
+    check();
+    const ro = new ResizeObserver(check);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [noteShown]);
   const lesson = tour ? currentLesson() : null;
   const open = tour !== null;
   useEffect(() => {
@@ -184,7 +196,7 @@ export function Tour() {
           </p>
         )}
         {tour.note && (
-          <p className="tour-note" data-testid="tour-note" role="status">
+          <p ref={note} className="tour-note" data-testid="tour-note" role="status">
             <strong>What just happened:</strong> {tour.note}
           </p>
         )}

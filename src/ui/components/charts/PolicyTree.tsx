@@ -70,7 +70,7 @@ function TreeSvg({ tree, view, color, details, large, width, fitHeight }: { tree
   const measure = measured?.measure ?? measureFor({ size: font, weight: '400', family: 'sans-serif' });
   const lines = details ? 3 : 1;
   const g: Geometry = { font, rowH: Math.round(font * (details ? 2.9 : 1.45)), top: Math.round(font * 1.5), left: 14, colW: 0, r: Math.round(font * 0.55) };
-  // a height to fit (the classroom's top row): rows as tight as 1.05 lines of type
+  // a height to fit (the classroom's top row): rows as tight as 1.05 lines of type (room for a label above a node two rows down)
   if (fitHeight !== undefined) g.rowH = Math.max(Math.round(font * (details ? 2.3 : 1.05)), Math.min(g.rowH, Math.floor((fitHeight - g.top - 4) / Math.max(1, rows))));
   const parentValueOf = (n: LaidNode) => (n.parent === null ? null : view.value[nodes[n.parent].i]);
   // room right of the last column for its labels, as wide as the widest of them
