@@ -158,6 +158,7 @@ test('390×844: the classroom stacks the tree, chart, verdicts and tour in one c
     xs.push(box.y);
   }
   expect([...xs].sort((a, b) => a - b)).toEqual(xs);
+  expect(await crowdedTreeLabels(page), 'tree labels apart and inside their trees').toEqual([]);
   await page.screenshot({ path: 'docs/screenshots/classroom-390x844.png', fullPage: true });
 });
 

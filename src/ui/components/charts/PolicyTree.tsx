@@ -76,7 +76,8 @@ function TreeSvg({ tree, view, color, details, large, width, fitHeight }: { tree
   // room right of the last column for its labels, as wide as the widest of them
   const lastLabels = nodes.filter((n) => n.depth === tree.N).map((n) => Math.max(measure(labelForms(n, view.value[n.i])[0]), ...(details ? detailLines(n, view, parentValueOf(n)).map(measure) : [])));
   const labelW = Math.max(font * 2, ...lastLabels) + 3 + 2;
-  g.colW = Math.max(font * 2.5, (width - g.left - 2 * g.r - labelW) / tree.N);
+  // at least the circles apart (a phone): labels that find no room beside a node move or are left off
+  g.colW = Math.max(2 * g.r + 8, (width - g.left - 2 * g.r - labelW) / tree.N);
   const height = g.top + Math.max(1, rows) * g.rowH + 4;
   const x = (depth: number) => g.left + g.r + depth * g.colW;
   const y = (row: number) => g.top + row * g.rowH + g.rowH / 2 - (lines - 1) * font * 0.5;
