@@ -9,8 +9,8 @@ import { useTextFont } from './use-text-font';
 // to the room left of the line's end, so it stays inside the plot at any type size (the
 // classroom's 20 px included).
 
-/** Room kept between a label's end and the line's end, and between its start and the plot's left edge. */
-const PAD_END = 24;
+/** Room kept between a label's end and the line's end (in em: clear of the J* label at the plot's right), and between its start and the plot's left edge. */
+const PAD_END_EM = 1.6;
 const PAD_LEFT = 4;
 
 export function EndLabels({ f, groups, format }: { f: Frame; groups: readonly LineGroup[]; format: (y: number) => string }) {
@@ -19,6 +19,7 @@ export function EndLabels({ f, groups, format }: { f: Frame; groups: readonly Li
   const drawn = groups.filter((g) => g.end !== null);
   const show = drawn.some((g) => g.ids.length > 1);
   const size = text?.font.size ?? 12;
+  const padEnd = Math.max(24, PAD_END_EM * size);
   const ys = show ? spreadLabels(drawn.map((g) => f.y(g.end!.y) - 6), Math.round(size * 1.2), f.box.top + size * 0.8, f.box.bottom - 4) : [];
   return (
     <g className="end-labels">
@@ -29,7 +30,7 @@ export function EndLabels({ f, groups, format }: { f: Frame; groups: readonly Li
           const end = Math.min(f.x(g.end!.x), f.box.right);
           const fit = (room: number) => (text ? fitGroupLabel(g.labels, at, room, text.measure) : fitGroupLabel(g.labels, at, Infinity, () => 0));
           // left of the line's end; where the line starts at the plot's left edge (iteration 0), right of it
-          let x = end - PAD_END;
+          let x = end - padEnd;
           let anchor: 'end' | 'start' = 'end';
           let label = fit(x - f.box.left - PAD_LEFT);
           if (label === null) {
