@@ -190,7 +190,7 @@ function OneTree({ tree, run, index, runs, large, fitHeight }: { tree: Tree; run
       <div className="tree-head">
         <span className="swatch" style={{ background: line.color }} />
         <RunPicker index={index} runs={runs} />
-        <span className="tree-when" data-testid={`tree-when-${index}`}>{when}</span>
+        <span className="tree-when" data-testid={`tree-when-${index}`} title={when}>{when}</span>
       </div>
       <div ref={ref} className="tree-canvas">
         {view && width > 0 ? <TreeSvg tree={tree} view={view} color={line.color} details={details} large={large} width={width} fitHeight={fitHeight} /> : <p className="muted tree-empty">Press Step or Run: the tree fills in from the first iteration.</p>}
