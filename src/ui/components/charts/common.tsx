@@ -103,15 +103,21 @@ export function useShownData(slot: number): Shown {
   return useShown(slot);
 }
 
+/** Call `listener` whenever `slot` shows another version; returns the unsubscribe. */
+export function subscribeSlot(slot: number, listener: () => void): () => void {
+  listeners[slot].add(listener);
+  return () => {
+    listeners[slot].delete(listener);
+  };
+}
+
+/** What `slot` shows now. */
+export const shownIn = (slot: number): Shown => shown[slot];
+
 /** The store's `version` and `live`, throttled to one change per CHART_REDRAW_MS, for the chart in `slot`. */
 function useShown(slot: number): Shown {
-  const subscribe = useCallback((l: () => void) => {
-    listeners[slot].add(l);
-    return () => {
-      listeners[slot].delete(l);
-    };
-  }, [slot]);
-  return useSyncExternalStore(subscribe, () => shown[slot]);
+  const subscribe = useCallback((l: () => void) => subscribeSlot(slot, l), [slot]);
+  return useSyncExternalStore(subscribe, () => shownIn(slot));
 }
 
 const runNumbers = new WeakMap<Live, number>();
