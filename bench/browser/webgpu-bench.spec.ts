@@ -1,5 +1,5 @@
 import { test, type Page } from '@playwright/test';
-import { table, timedRun } from './measure';
+import { median, table, timedRun } from './measure';
 
 // `npm run bench:browser` (part 3, BENCH_WEBGPU=0 skips it): ms per iteration of the WebGPU
 // executor (whole exact-mode iterations in WGSL), the tfjs tensor executor on webgpu and the CPU
@@ -35,14 +35,21 @@ async function perIteration(page: Page, base: string, n: number): Promise<{ ms: 
 test('WebGPU executor: the default sampled experiment', async ({ page }) => {
   test.skip(process.env.BENCH_WEBGPU === '0', 'BENCH_WEBGPU=0');
   test.setTimeout(1_200_000);
+  // paired: each pair times both executors back to back in this browser session (the order
+  // alternating), so a change of the machine's load between pairs affects both sides of a ratio
+  const PAIRS = Number(process.env.BENCH_PAIRS ?? 5);
   const rows: (string | number)[][] = [];
-  for (const executor of ['webgpu', 'cpu']) {
-    const r = await perIteration(page, `executor=${executor}`, 402);
-    rows.push([executor, r.ms.toFixed(2), r.label]);
+  const ratios: number[] = [];
+  for (let i = 0; i < PAIRS; i++) {
+    const ms: Record<string, { ms: number; label: string }> = {};
+    for (const executor of i % 2 === 0 ? ['webgpu', 'cpu'] : ['cpu', 'webgpu']) ms[executor] = await perIteration(page, `executor=${executor}`, 402);
+    ratios.push(ms.webgpu!.ms / ms.cpu!.ms);
+    rows.push([String(i + 1), ms.webgpu!.ms.toFixed(2), ms.cpu!.ms.toFixed(2), ratios[i]!.toFixed(2)]);
+    console.log(`pair ${i + 1}: WebGPU ${ms.webgpu!.ms.toFixed(2)}, CPU ${ms.cpu!.ms.toFixed(2)} ms/iteration (${ms.webgpu!.label}; ${ms.cpu!.label})`);
   }
-  console.log('\nThe default experiment (sampled lock, 9 algorithms × 16 seeds, G = 8): ms per iteration');
-  console.log(table(['executor', 'ms/iteration', 'ran on'], rows, [0, 2]));
-  console.log(`WebGPU / CPU: ${(Number(rows[0]![1]) / Number(rows[1]![1])).toFixed(2)}× (target on SwiftShader: within 2×)`);
+  console.log(`\nThe default experiment (sampled lock, 9 algorithms × 16 seeds, G = 8): ms per iteration, ${PAIRS} pairs`);
+  console.log(table(['pair', 'WebGPU executor', 'CPU executor', 'WebGPU / CPU'], rows));
+  console.log(`WebGPU / CPU, median of ${PAIRS} pairs: ${median(ratios).toFixed(2)}× (range ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}; target on SwiftShader: within 2×)`);
 });
 
 test('WebGPU executor benchmark', async ({ page }) => {

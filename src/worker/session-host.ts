@@ -146,8 +146,13 @@ class SessionHost {
   }
 
   private disposeRuns(): void {
-    this.s?.dispose();
+    const s = this.s;
     this.s = null;
+    try {
+      s?.dispose();
+    } catch {
+      // the session is over (closed or failed): a failure to free its runs has no one to tell
+    }
   }
 
   private init(config: unknown, specs: RunSpec[]): void {
