@@ -27,8 +27,8 @@ export function useLiveSummaries(slot: number = SLOTS.summary): LiveSummary[] {
   return useMemo(() => (plan ? liveSummaries({ plan, live, version, slot }) : []), [plan, live, version, slot]);
 }
 
-/** The last summaries computed, shared by the table and the caption (each in its own slot, on the same version). */
-const liveSummaries = memoLast(
+/** The last summaries computed, shared by the verdicts, the table and the caption (each in its own slot, mostly on the same version). */
+export const liveSummaries = memoLast(
   ({ plan, live, version }: { plan: Plan; live: Live | null; version: number; slot: number }) => [plan, live, version],
   ({ plan, live, slot }) =>
     timedSlot(slot, () => (!live || live.runs.length === 0 || !liveFits(plan, live) ? [] : summarizeLive(plan.exp, plan.Jstar, live.runs, live.iteration))),

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { memoLast } from '../memo-last';
 import { CLAIMS_RULES, computeClaims, jDecimals, type Claim, type ClaimPart } from '../../core/claims';
-import { claimSentence, claimsInputOfLive, summarizeLive } from '../../core/metrics/captions';
+import { claimSentence, claimsInputOfLive } from '../../core/metrics/captions';
 import { CLAIM_TEXT, VERDICT_MEANING, verdictWord, type ClaimNumber } from '../claims-text';
 import { currentLesson, selectClaim, useApp } from '../store';
 import { lessonVerdict } from '../../core/lessons/verdict';
@@ -9,7 +9,7 @@ import type { Lesson } from '../../core/lessons/types';
 import { evidenceCells, highlightCss, highlightOf } from '../verdicts';
 import type { Plan } from '../plan';
 import type { Live } from '../live';
-import { liveFits } from './SummaryTable';
+import { liveSummaries } from './SummaryTable';
 import { SLOTS, timedSlot, useShownData } from './charts/common';
 import './claims.css';
 
@@ -28,8 +28,8 @@ export interface LiveClaims {
 }
 
 /** The last verdicts computed: the panel, the Claims view's cards, the banner and the tour share them. */
-const liveClaims = memoLast(({ plan, live, version }: { plan: Plan; live: Live | null; version: number }) => [plan, live, version], ({ plan, live }) => timedSlot(SLOTS.claims, () => {
-  const summaries = live && live.runs.length > 0 && liveFits(plan, live) ? summarizeLive(plan.exp, plan.Jstar, live.runs, live.iteration) : [];
+const liveClaims = memoLast(({ plan, live, version }: { plan: Plan; live: Live | null; version: number }) => [plan, live, version], ({ plan, live, version }) => timedSlot(SLOTS.claims, () => {
+  const summaries = liveSummaries({ plan, live, version, slot: SLOTS.claims });
   const claims = computeClaims(claimsInputOfLive(plan.exp, plan.Jstar, summaries));
   const ran = summaries.length > 0 && summaries.some((s) => s.finals.some(Number.isFinite));
   return { claims, iteration: ran ? summaries[0].iteration : -1, total: plan.exp.iterations, ran, rules: CLAIMS_RULES };
