@@ -9,7 +9,7 @@ import { TURN_STEP_NEEDS_CPU } from '../worker/session-protocol';
 import { isHotPath, setPath } from './draft';
 import { runsPerAlgorithm, type HotChange, type Live, type MetricName, type TurnStep, type XAxis } from './live';
 import type { Plan } from './plan';
-import { CHART_REDRAW_MS, intervalGate, oncePerFrame } from './redraw';
+import { CHART_REDRAW_MS, intervalGate, oncePerFrame, throttle } from './redraw';
 import { RunClock } from './run-clock';
 import { CommandQueue } from './command-queue';
 import { checkDraft, isValid, useApp, type AppState, type Draft, type Theme } from './state';
@@ -95,6 +95,22 @@ function valueOf(plan: Plan, path: string, changes: HotChange[], at: number): nu
   return v;
 }
 
+/**
+ * The trees the workers sent (one event per iteration block, tens a second), drawn at most once
+ * per CHART_REDRAW_MS: a redraw of a large tree costs as much as a chart's.
+ */
+let treesDue: { s: Session; trees: PolicyTreeView[] } | null = null;
+const drawTrees = throttle(() => {
+  const due = treesDue;
+  treesDue = null;
+  if (due && session === due.s && holdAt === null) set({ policyTrees: mergeTrees(get().policyTrees, due.trees) });
+}, CHART_REDRAW_MS);
+
+function showTrees(s: Session, trees: PolicyTreeView[]): void {
+  treesDue = { s, trees: mergeTrees(treesDue?.s === s ? treesDue.trees : [], trees) };
+  drawTrees();
+}
+
 /** Start workers for the current plan (paused at iteration 0); resolves when every one is ready. */
 function openSession(plan: Plan): Promise<void> {
   session?.close();
@@ -126,7 +142,7 @@ function openSession(plan: Plan): Promise<void> {
       },
       policy: (trees) => {
         // while an iteration is shown turn by turn, the trees come from its turn records
-        if (session === s && holdAt === null) set({ policyTrees: mergeTrees(get().policyTrees, trees) });
+        if (session === s && holdAt === null) showTrees(s, trees);
       },
       finished: () => {
         if (session !== s) return;
@@ -262,6 +278,7 @@ function showTurn(plan: Plan, done: number): void {
     return { updated, J: n ? J / n : NaN, optimalProb: prob.map((p) => (n ? p / n : NaN)) };
   });
   if (done >= T) holdAt = null;
+  treesDue = null; // the turn records' trees are newer than any the workers sent before
   set({ turnStep: { iteration: recs.iteration, done, turns: T, algorithms }, policyTrees: mergeTrees(get().policyTrees, turnTrees(recs.records, done)) });
   publish();
   if (session?.finished) set({ status: 'done' });
@@ -287,6 +304,7 @@ export function watchTrees(): void {
 
 /** Draw these runs' trees (one or two) in `context`. */
 export function chooseTreeRuns(runs: TreeRun[] | null, context = get().treeContext): void {
+  treesDue = null;
   set({ treeRuns: runs, treeContext: context, policyTrees: [] });
   watchTrees();
 }
