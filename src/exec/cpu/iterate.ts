@@ -4,7 +4,7 @@ import { computeAdvantages, sampleRollouts, weighEnumeration } from '../host/rol
 import { policyGradient, ppuUpdate, reinforceUpdate, sequentialUpdate, type UpdateStats } from './rules';
 import type { Scratch } from '../host/scratch';
 import type { RunState } from '../host/state';
-import { clearGradient, nodeKl, refreshLogZ } from '../host/tabular';
+import { clearGradient, nodeKlOld, refreshLogZ } from '../host/tabular';
 
 export interface StepMetrics {
   kl: number;
@@ -41,6 +41,7 @@ export function iterate(pb: Problem, run: RunState, sc: Scratch, out: StepMetric
   sc.probe = 0;
   if (pb.exact) weighEnumeration(pb, run, sc);
   else sampleRollouts(pb, run, sc);
+  sc.freshTurns = (1 << pb.tree.T) - 1; // θ = θ_old at every node (rules.ts, clippedStep)
   const b = sc.batch;
   out.zeroVarianceGroups = computeAdvantages(pb, run, sc);
   out.gradNorm = policyGradient(pb, run, sc);
@@ -71,7 +72,7 @@ function visitKl(pb: Problem, run: RunState, sc: Scratch): number {
   refreshLogZ(run.theta, V, b.nodes, 0, b.nNodes, sc.logZ);
   for (let j = 0; j < b.nNodes; j++) {
     const n = b.nodes[j];
-    sc.klNode[n] = nodeKl(sc.thetaOld, sc.logZOld[n], run.theta, sc.logZ[n], n * V, V);
+    sc.klNode[n] = nodeKlOld(sc.probsOld, sc.thetaOld, sc.logZOld[n], run.theta, sc.logZ[n], n * V, V);
   }
   let kl = 0;
   for (let i = 0; i < b.n; i++) {

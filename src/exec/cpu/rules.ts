@@ -5,7 +5,7 @@ import { criticStep } from '../host/rollouts';
 import type { Scratch } from '../host/scratch';
 import type { RunState } from '../host/state';
 import { walkIteration, type StepView } from '../host/schedule';
-import { finishGradient, refreshLogZ } from '../host/tabular';
+import { finishGradient, finishGradientOld, refreshLogZ } from '../host/tabular';
 
 // The update rules of docs/math.md "Update rules" on a tabular policy. Every surrogate is scaled so that
 // its gradient at θ = θ_old is the policy gradient (1/(B·G)) Σ_i Σ_tok Â_i,tok ∇log π(tok).
@@ -40,6 +40,9 @@ export const runLr = (pb: Problem, run: RunState): number => algorithmLr(run.alg
 /** The critic's learning rate: criticLr, else the run's learning rate. */
 const criticLr = (pb: Problem, run: RunState): number => run.algo.criticLr ?? runLr(pb, run);
 
+/** The bit of turn t in Scratch.freshTurns, or every turn's bits for t = −1. */
+const turnBits = (pb: Problem, t: number): number => (t < 0 ? (1 << pb.tree.T) - 1 : 1 << t);
+
 /** Visited nodes of a turn (−1: all) are sc.batch.nodes[nodesFrom .. nodesTo). */
 const nodesFrom = (sc: Scratch, turn: number) => (turn < 0 ? 0 : sc.batch.turnStart[turn]);
 const nodesTo = (sc: Scratch, turn: number) => (turn < 0 ? sc.batch.nNodes : sc.batch.turnStart[turn + 1]);
@@ -56,7 +59,10 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
   const eps = run.algo.clip;
   const n0 = nodesFrom(sc, term.turn);
   const n1 = nodesTo(sc, term.turn);
-  refreshLogZ(theta, V, b.nodes, n0, n1, sc.logZ);
+  // the first step on these nodes in this iteration finds θ_old there: logZOld and probsOld are current
+  const fresh = (sc.freshTurns & turnBits(pb, term.turn)) !== 0;
+  if (fresh) for (let j = n0; j < n1; j++) sc.logZ[b.nodes[j]] = sc.logZOld[b.nodes[j]];
+  else refreshLogZ(theta, V, b.nodes, n0, n1, sc.logZ);
   for (let c = c0; c < c1; c++) {
     const i = sc.perm[c];
     const w = b.weight[i] * chunkScale;
@@ -97,8 +103,10 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
       }
     }
   }
-  finishGradient(theta, V, sc.logZ, sc.grad, sc.gsum, b.nodes, n0, n1);
+  if (fresh) finishGradientOld(sc.probsOld, V, sc.grad, sc.gsum, b.nodes, n0, n1);
+  else finishGradient(theta, V, sc.logZ, sc.grad, sc.gsum, b.nodes, n0, n1);
   sc.probe += optimizerStep(pb, pb.exp.optimizer.kind, runLr(pb, run), theta, sc.grad, run.opt, term.turn, b.nodes, n0, n1);
+  sc.freshTurns &= ~turnBits(pb, term.turn);
   for (let j = n0; j < n1; j++) sc.grad.fill(0, b.nodes[j] * V, b.nodes[j] * V + V);
 }
 
@@ -165,7 +173,7 @@ export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats:
 export function policyGradient(pb: Problem, run: RunState, sc: Scratch): number {
   const b = sc.batch;
   const { V, N } = pb.tree;
-  refreshLogZ(run.theta, V, b.nodes, 0, b.nNodes, sc.logZ);
+  // θ is θ_old here: π_old (probsOld) is the policy the gradient is taken at
   for (let i = 0; i < b.n; i++) {
     const w = b.weight[i];
     if (w === 0) continue;
@@ -176,7 +184,7 @@ export function policyGradient(pb: Problem, run: RunState, sc: Scratch): number 
       sc.gsum[b.node[j]] += c;
     }
   }
-  finishGradient(run.theta, V, sc.logZ, sc.grad, sc.gsum, b.nodes, 0, b.nNodes);
+  finishGradientOld(sc.probsOld, V, sc.grad, sc.gsum, b.nodes, 0, b.nNodes);
   let s = 0;
   for (let j = 0; j < b.nNodes; j++) {
     const o = b.nodes[j] * V;

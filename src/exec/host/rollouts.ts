@@ -23,6 +23,7 @@ export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch): void {
   const rng = run.sampleRng;
   const theta = run.theta;
   const ctxs = sc.batchContexts;
+  const probsOld = sc.probsOld;
   for (let x = 0; x < env.contexts; x++) ctxs[x] = x;
   if (B < env.contexts) for (let j = 0; j < B; j++) {
     const r = j + rng.int(env.contexts - j);
@@ -49,14 +50,17 @@ export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch): void {
         const o = n * V;
         if (sc.stamp[n] !== mark) {
           sc.stamp[n] = mark;
-          sc.logZOld[n] = logNormalizer(theta, V, n);
-          for (let a = 0; a < V; a++) sc.thetaOld[o + a] = theta[o + a];
+          const lz = (sc.logZOld[n] = logNormalizer(theta, V, n));
+          for (let a = 0; a < V; a++) {
+            sc.thetaOld[o + a] = theta[o + a];
+            probsOld[o + a] = Math.exp(theta[o + a] - lz);
+          }
         }
         const lz = sc.logZOld[n];
         const u = rng.uniform();
         let a = 0;
-        let cum = Math.exp(theta[o] - lz);
-        while (u >= cum && a < V - 1) cum += Math.exp(theta[o + ++a] - lz);
+        let cum = probsOld[o];
+        while (u >= cum && a < V - 1) cum += probsOld[o + ++a];
         b.tok[i * N + k] = a;
         b.node[i * N + k] = n;
         b.logpOld[i * N + k] = theta[o + a] - lz;
@@ -89,6 +93,7 @@ export function weighEnumeration(pb: Problem, run: RunState, sc: Scratch): void 
   const V = pb.tree.V;
   softmaxTable(run.theta, V, sc.probs, sc.logZOld);
   sc.thetaOld.set(run.theta);
+  sc.probsOld.set(sc.probs); // exp(θ − logZ), as sampleRollouts computes π_old
   evaluatePolicy(pb.env, pb.tree, pb.opt, sc.probs, sc.evalScratch, sc.value);
   const leaf = sc.evalScratch.leafProb!;
   for (let i = 0; i < b.n; i++) b.weight[i] = leaf[i] / pb.env.contexts;

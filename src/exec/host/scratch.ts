@@ -11,6 +11,13 @@ export interface Scratch {
   logZ: Float64Array; // nodes, current θ
   logZOld: Float64Array; // nodes, θ_old
   thetaOld: Float64Array; // params (only visited nodes are current)
+  /** π_old(a|n) = exp(θ_old[n,a] − logZOld[n]) at the visited nodes: computed once per node and iteration, read wherever π_old is needed. */
+  probsOld: Float64Array; // params
+  /**
+   * Turns (bit t) whose visited nodes still hold θ_old: no optimizer step has moved them in this
+   * iteration, so logZOld and probsOld are their current log-normalizers and probabilities.
+   */
+  freshTurns: number;
   probs: Float64Array; // params, for exact evaluation
   evalLogZ: Float64Array;
   evalScratch: EvalScratch;
@@ -48,6 +55,8 @@ export function makeScratch(pb: Problem): Scratch {
     logZ: new Float64Array(nodes),
     logZOld: new Float64Array(nodes),
     thetaOld: new Float64Array(params),
+    probsOld: new Float64Array(params),
+    freshTurns: 0,
     probs: new Float64Array(params),
     evalLogZ: new Float64Array(nodes),
     evalScratch,

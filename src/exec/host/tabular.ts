@@ -39,6 +39,21 @@ export function finishGradient(
   }
 }
 
+/**
+ * finishGradient where θ is still θ_old: π(·|n) read from probsOld (the same numbers
+ * exp(θ − logZ) that finishGradient would compute).
+ */
+export function finishGradientOld(probsOld: Float64Array, V: number, grad: Float64Array, gsum: Float64Array, list: Int32Array, from: number, to: number): void {
+  for (let j = from; j < to; j++) {
+    const n = list[j];
+    const s = gsum[n];
+    if (s === 0) continue;
+    const o = n * V;
+    for (let a = 0; a < V; a++) grad[o + a] -= s * probsOld[o + a];
+    gsum[n] = 0;
+  }
+}
+
 /** Squared L2 norm of the gradient at nodes list[from..to). */
 export function gradNormSq(grad: Float64Array, V: number, list: Int32Array, from: number, to: number): number {
   let s = 0;
@@ -51,6 +66,16 @@ export function gradNormSq(grad: Float64Array, V: number, list: Int32Array, from
 
 export function clearGradient(grad: Float64Array, V: number, list: Int32Array, from: number, to: number): void {
   for (let j = from; j < to; j++) grad.fill(0, list[j] * V, list[j] * V + V);
+}
+
+/** nodeKl with π_old(·|n) read from probsOld (exp(old − lzOld), the numbers nodeKl computes). */
+export function nodeKlOld(probsOld: Float64Array, old: Float64Array, lzOld: number, cur: Float64Array, lzCur: number, o: number, V: number): number {
+  let kl = 0;
+  for (let a = 0; a < V; a++) {
+    const p = probsOld[o + a];
+    if (p > 0) kl += p * (old[o + a] - lzOld - (cur[o + a] - lzCur));
+  }
+  return kl;
 }
 
 /** KL(π_old(·|n) ‖ π_new(·|n)) from both logit vectors and normalizers. */
