@@ -59,55 +59,73 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
   const eps = run.algo.clip;
   const n0 = nodesFrom(sc, term.turn);
   const n1 = nodesTo(sc, term.turn);
+  // locals, so the loops below read the arrays without reloading them from their objects
+  const { node, tok, logpOld, weight } = b;
+  const { logZ, grad, gsum, perm } = sc;
+  const M = term.M;
   // the first step on these nodes in this iteration finds θ_old there: logZOld and probsOld are current
   const fresh = (sc.freshTurns & turnBits(pb, term.turn)) !== 0;
-  if (fresh) for (let j = n0; j < n1; j++) sc.logZ[b.nodes[j]] = sc.logZOld[b.nodes[j]];
-  else refreshLogZ(theta, V, b.nodes, n0, n1, sc.logZ);
-  for (let c = c0; c < c1; c++) {
-    const i = sc.perm[c];
-    const w = b.weight[i] * chunkScale;
-    if (w === 0) continue;
-    const M = term.M ? term.M[i] : 1;
-    if (term.ratio === 'token') {
+  if (fresh) for (let j = n0; j < n1; j++) logZ[b.nodes[j]] = sc.logZOld[b.nodes[j]];
+  else refreshLogZ(theta, V, b.nodes, n0, n1, logZ);
+  let clipNum = stats.clipNum;
+  let clipDen = stats.clipDen;
+  if (term.ratio === 'token') {
+    const advTok = b.advTok;
+    for (let c = c0; c < c1; c++) {
+      const i = perm[c];
+      const w = weight[i] * chunkScale;
+      if (w === 0) continue;
+      const Mi = M ? M[i] : 1;
       for (let k = term.k0; k < term.k1; k++) {
         const j = i * N + k;
-        const n = b.node[j];
-        const ratio = Math.exp(theta[n * V + b.tok[j]] - sc.logZ[n] - b.logpOld[j]);
-        const A = b.advTok[j] * M;
+        const n = node[j];
+        const g = n * V + tok[j];
+        const ratio = Math.exp(theta[g] - logZ[n] - logpOld[j]);
+        const A = advTok[j] * Mi;
         const clipped = Math.min(Math.max(ratio, 1 - eps), 1 + eps);
-        stats.clipDen += w;
-        if (Math.abs(ratio - 1) > eps) stats.clipNum += w;
+        clipDen += w;
+        if (Math.abs(ratio - 1) > eps) clipNum += w;
         if (ratio * A <= clipped * A) {
-          sc.grad[n * V + b.tok[j]] += w * A * ratio;
-          sc.gsum[n] += w * A * ratio;
+          grad[g] += w * A * ratio;
+          gsum[n] += w * A * ratio;
         }
       }
-      continue;
     }
-    let logRatio = 0;
-    for (let k = term.k0; k < term.k1; k++) {
-      const j = i * N + k;
-      logRatio += theta[b.node[j] * V + b.tok[j]] - sc.logZ[b.node[j]] - b.logpOld[j];
-    }
-    const ratio = Math.exp(term.ratio === 'geomean' ? logRatio / (term.k1 - term.k0) : logRatio);
-    const A = term.advantage[i * term.stride + term.offset] * M;
-    const clipped = Math.min(Math.max(ratio, 1 - eps), 1 + eps);
-    stats.clipDen += w;
-    if (Math.abs(ratio - 1) > eps) stats.clipNum += w;
-    if (ratio * A <= clipped * A) {
-      const coef = w * A * ratio;
-      for (let k = term.k0; k < term.k1; k++) {
+  } else {
+    const { k0, k1, advantage, stride, offset } = term;
+    const geomean = term.ratio === 'geomean';
+    for (let c = c0; c < c1; c++) {
+      const i = perm[c];
+      const w = weight[i] * chunkScale;
+      if (w === 0) continue;
+      const Mi = M ? M[i] : 1;
+      let logRatio = 0;
+      for (let k = k0; k < k1; k++) {
         const j = i * N + k;
-        sc.grad[b.node[j] * V + b.tok[j]] += coef;
-        sc.gsum[b.node[j]] += coef;
+        logRatio += theta[node[j] * V + tok[j]] - logZ[node[j]] - logpOld[j];
+      }
+      const ratio = Math.exp(geomean ? logRatio / (k1 - k0) : logRatio);
+      const A = advantage[i * stride + offset] * Mi;
+      const clipped = Math.min(Math.max(ratio, 1 - eps), 1 + eps);
+      clipDen += w;
+      if (Math.abs(ratio - 1) > eps) clipNum += w;
+      if (ratio * A <= clipped * A) {
+        const coef = w * A * ratio;
+        for (let k = k0; k < k1; k++) {
+          const j = i * N + k;
+          grad[node[j] * V + tok[j]] += coef;
+          gsum[node[j]] += coef;
+        }
       }
     }
   }
-  if (fresh) finishGradientOld(sc.probsOld, V, sc.grad, sc.gsum, b.nodes, n0, n1);
-  else finishGradient(theta, V, sc.logZ, sc.grad, sc.gsum, b.nodes, n0, n1);
-  sc.probe += optimizerStep(pb, pb.exp.optimizer.kind, runLr(pb, run), theta, sc.grad, run.opt, term.turn, b.nodes, n0, n1);
+  stats.clipNum = clipNum;
+  stats.clipDen = clipDen;
+  if (fresh) finishGradientOld(sc.probsOld, V, grad, gsum, b.nodes, n0, n1);
+  else finishGradient(theta, V, logZ, grad, gsum, b.nodes, n0, n1);
+  sc.probe += optimizerStep(pb, pb.exp.optimizer.kind, runLr(pb, run), theta, grad, run.opt, term.turn, b.nodes, n0, n1);
   sc.freshTurns &= ~turnBits(pb, term.turn);
-  for (let j = n0; j < n1; j++) sc.grad.fill(0, b.nodes[j] * V, b.nodes[j] * V + V);
+  for (let j = n0; j < n1; j++) grad.fill(0, b.nodes[j] * V, b.nodes[j] * V + V);
 }
 
 /** REINFORCE: one step along Σ_tok Â·∇log π(tok); the gradient is already in sc.grad (policyGradient). */
