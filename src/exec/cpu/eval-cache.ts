@@ -1,0 +1,55 @@
+import { evaluatePolicy, nodeEntropy, softmaxTable, type PolicyValue } from '../../core/env/exact';
+import type { Problem } from '../host/problem';
+import type { Scratch } from '../host/scratch';
+
+// The evaluation after every iteration (docs/math.md "What is measured") without recomputing
+// the whole table. Under SGD in sampled mode an iteration moves only the nodes its batch visited
+// (host/optimizer.ts), so each run keeps its probabilities and per-node entropies and refreshes
+// those nodes alone, with the log-normalizers visitKl has just computed there at the new θ (the
+// same logNormalizer arithmetic as softmaxTable). J, entropy and the optimal-token probabilities
+// are the numbers a full softmaxTable + evaluatePolicy gives, bit for bit.
+
+/** Most probabilities (doubles, over every run of a shard) the cache keeps; past it, full evaluations. */
+export const EVAL_CACHE_MAX = 1 << 22;
+
+export class EvalCache {
+  private readonly probs: Float64Array[];
+  private readonly entropies: Float64Array[];
+
+  static applies(pb: Problem, runs: number): boolean {
+    return !pb.exact && pb.exp.optimizer.kind === 'sgd' && pb.params * runs <= EVAL_CACHE_MAX;
+  }
+
+  constructor(pb: Problem, runs: number) {
+    const probs = new Float64Array(pb.params * runs);
+    const entropies = new Float64Array(pb.nodes * runs);
+    this.probs = Array.from({ length: runs }, (_, r) => probs.subarray(r * pb.params, (r + 1) * pb.params));
+    this.entropies = Array.from({ length: runs }, (_, r) => entropies.subarray(r * pb.nodes, (r + 1) * pb.nodes));
+  }
+
+  /** Run r's evaluation from its whole table (the first one). */
+  full(pb: Problem, r: number, theta: Float64Array, sc: Scratch): PolicyValue {
+    const V = pb.tree.V;
+    const probs = this.probs[r];
+    const h = this.entropies[r];
+    softmaxTable(theta, V, probs, sc.evalLogZ);
+    for (let n = 0; n < pb.nodes; n++) h[n] = nodeEntropy(probs, n * V, V);
+    return evaluatePolicy(pb.env, pb.tree, pb.opt, probs, sc.evalScratch, sc.value, h);
+  }
+
+  /** Run r's evaluation after an iteration: only the batch's nodes moved; sc.logZ holds their log-normalizers at θ. */
+  afterIteration(pb: Problem, r: number, theta: Float64Array, sc: Scratch): PolicyValue {
+    const V = pb.tree.V;
+    const probs = this.probs[r];
+    const h = this.entropies[r];
+    const b = sc.batch;
+    for (let j = 0; j < b.nNodes; j++) {
+      const n = b.nodes[j];
+      const o = n * V;
+      const lz = sc.logZ[n];
+      for (let a = 0; a < V; a++) probs[o + a] = Math.exp(theta[o + a] - lz);
+      h[n] = nodeEntropy(probs, o, V);
+    }
+    return evaluatePolicy(pb.env, pb.tree, pb.opt, probs, sc.evalScratch, sc.value, h);
+  }
+}
