@@ -33,6 +33,9 @@ export interface StepMetrics {
 // non-finite gradient entry makes a probed value non-finite (∞·0 and NaN stay NaN). A −∞ logit
 // (a probability of exactly 0, invisible to J) is caught here too.
 
+/** The clip statistics of the iteration being stepped, reused (read into `out` before iterate returns). */
+const clipStats: UpdateStats = { clipNum: 0, clipDen: 0 };
+
 /**
  * One iteration of docs/math.md "One iteration" for one tabular run: rollouts, advantages, update.
  * `onTurn` (sequential rules) is called after each turn's update, with the turn just updated.
@@ -45,7 +48,9 @@ export function iterate(pb: Problem, run: RunState, sc: Scratch, out: StepMetric
   const b = sc.batch;
   out.zeroVarianceGroups = computeAdvantages(pb, run, sc);
   out.gradNorm = policyGradient(pb, run, sc);
-  const stats: UpdateStats = { clipNum: 0, clipDen: 0 };
+  const stats = clipStats;
+  stats.clipNum = 0;
+  stats.clipDen = 0;
   switch (run.algo.rule) {
     case 'reinforce':
       reinforceUpdate(pb, run, sc);

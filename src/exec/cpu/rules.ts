@@ -5,7 +5,7 @@ import { criticStep } from '../host/rollouts';
 import type { Scratch } from '../host/scratch';
 import type { RunState } from '../host/state';
 import { walkIteration, type StepView } from '../host/schedule';
-import { finishGradient, finishGradientOld, refreshLogZ } from '../host/tabular';
+import { clearGradient, finishGradient, finishGradientOld, refreshLogZ } from '../host/tabular';
 
 // The update rules of docs/math.md "Update rules" on a tabular policy. Every surrogate is scaled so that
 // its gradient at θ = θ_old is the policy gradient (1/(B·G)) Σ_i Σ_tok Â_i,tok ∇log π(tok).
@@ -125,7 +125,7 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
   else finishGradient(theta, V, logZ, grad, gsum, b.nodes, n0, n1);
   sc.probe += optimizerStep(pb, pb.exp.optimizer.kind, runLr(pb, run), theta, grad, run.opt, term.turn, b.nodes, n0, n1);
   sc.freshTurns &= ~turnBits(pb, term.turn);
-  for (let j = n0; j < n1; j++) grad.fill(0, b.nodes[j] * V, b.nodes[j] * V + V);
+  clearGradient(grad, V, b.nodes, n0, n1);
 }
 
 /** REINFORCE: one step along Σ_tok Â·∇log π(tok); the gradient is already in sc.grad (policyGradient). */
@@ -135,12 +135,22 @@ export function reinforceUpdate(pb: Problem, run: RunState, sc: Scratch): void {
   criticStep(pb, run, sc, criticLr(pb, run));
 }
 
+/** The one Term every step fills (clippedStep reads it at once): no object per step. */
+const stepTerm: Term = { k0: 0, k1: 0, ratio: 'token', advantage: new Float64Array(0), stride: 1, offset: 0, M: null, turn: -1 };
+
 /** The clipped objective a planned step takes (host/schedule.ts), on this executor's batch. */
 function termOf(s: Readonly<StepView>, b: Scratch['batch'], N: number, M: Float64Array | null): Term {
-  const ratio = !s.grouped ? 'token' : s.geo !== 1 ? 'geomean' : 'product';
-  return s.advFrom === 'adv'
-    ? { k0: s.k0, k1: s.k1, ratio, advantage: b.adv, stride: 1, offset: 0, M, turn: s.turn }
-    : { k0: s.k0, k1: s.k1, ratio, advantage: b.advTok, stride: N, offset: s.k0, M, turn: s.turn };
+  const t = stepTerm;
+  t.k0 = s.k0;
+  t.k1 = s.k1;
+  t.ratio = !s.grouped ? 'token' : s.geo !== 1 ? 'geomean' : 'product';
+  const perRollout = s.advFrom === 'adv';
+  t.advantage = perRollout ? b.adv : b.advTok;
+  t.stride = perRollout ? 1 : N;
+  t.offset = perRollout ? 0 : s.k0;
+  t.M = M;
+  t.turn = s.turn;
+  return t;
 }
 
 /** PPU, all turns at once: token-level (PPO/GRPO) or sequence-level (GSPO) ratios; a GAE critic steps after each pass. */
