@@ -23,7 +23,10 @@ export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch): void {
   const rng = run.sampleRng;
   const theta = run.theta;
   const ctxs = sc.batchContexts;
-  const probsOld = sc.probsOld;
+  const { probsOld, thetaOld, logZOld, stamp } = sc;
+  const { tok, node, logpOld, contextNode } = b;
+  const ownContextNodes = contextNode !== node;
+  const w = 1 / b.n;
   for (let x = 0; x < env.contexts; x++) ctxs[x] = x;
   if (B < env.contexts) for (let j = 0; j < B; j++) {
     const r = j + rng.int(env.contexts - j);
@@ -41,29 +44,29 @@ export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch): void {
       const i = g0 * G + j;
       b.ctx[i] = x;
       b.group[i] = g0;
-      b.weight[i] = 1 / b.n;
+      b.weight[i] = w;
       let q = 0;
       const base = pb.shared ? 0 : x * nodesPerContext; // a shared table: one node for every context
       for (let k = 0; k < N; k++) {
         const n = base + offset[k] + q;
-        if (b.contextNode !== b.node) b.contextNode[i * N + k] = x * nodesPerContext + offset[k] + q;
+        if (ownContextNodes) contextNode[i * N + k] = x * nodesPerContext + offset[k] + q;
         const o = n * V;
-        if (sc.stamp[n] !== mark) {
-          sc.stamp[n] = mark;
-          const lz = (sc.logZOld[n] = logNormalizer(theta, V, n));
+        if (stamp[n] !== mark) {
+          stamp[n] = mark;
+          const lz = (logZOld[n] = logNormalizer(theta, V, n));
           for (let a = 0; a < V; a++) {
-            sc.thetaOld[o + a] = theta[o + a];
+            thetaOld[o + a] = theta[o + a];
             probsOld[o + a] = Math.exp(theta[o + a] - lz);
           }
         }
-        const lz = sc.logZOld[n];
+        const lz = logZOld[n];
         const u = rng.uniform();
         let a = 0;
         let cum = probsOld[o];
         while (u >= cum && a < V - 1) cum += probsOld[o + ++a];
-        b.tok[i * N + k] = a;
-        b.node[i * N + k] = n;
-        b.logpOld[i * N + k] = theta[o + a] - lz;
+        tok[i * N + k] = a;
+        node[i * N + k] = n;
+        logpOld[i * N + k] = theta[o + a] - lz;
         q = q * V + a;
         // the reward of turn t < T, paid after its last token, indexed by the (t+1)-turn prefix q
         if (turnTables && k < N - 1 && (k + 1) % L === 0) b.turnReward[i * T + (k + 1) / L - 1] = turnTables[(k + 1) / L - 1][q];
