@@ -84,7 +84,7 @@ export class CpuShard {
             if (watched) rec!.trees!.push(this.treeOf(r, k + 1, t, true));
           }
         : undefined;
-      iterate(this.pb, run, this.sc, this.m, onTurn);
+      iterate(this.pb, run, this.sc, this.m, onTurn, this.evals ? this.evals.tables[r] : null);
       if (this.watched.includes(r)) this.fedOf(r);
       // any non-finite number of the update or of the evaluation marks the run diverged at k + 1 (iterate.ts)
       const v = recordUpdate(s, run, k, this.m, this.m.finite !== false) ? this.record(r, k + 1) : null;

@@ -9,12 +9,19 @@ import type { Scratch } from './scratch';
 import type { RunState } from './state';
 import { logNormalizer } from './tabular';
 
+/** A run's softmax at its current θ: probabilities exp(θ − logZ) and log-normalizers, per node. */
+export interface PolicyTables {
+  probs: Float64Array;
+  logZ: Float64Array;
+}
+
 /**
  * Sample B·G rollouts from π_old token by token (docs/math.md "One iteration"), recording log π_old, the
  * rewards by turn (noise on the terminal one only), their total R and, with per-turn rewards,
- * the discounted rewards-to-go G_t (§1).
+ * the discounted rewards-to-go G_t (§1). `known`: the run's softmax at θ, already computed (the
+ * executor's evaluation of θ), read instead of computed again: the same numbers.
  */
-export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch): void {
+export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch, known: PolicyTables | null = null): void {
   const { tree, env } = pb;
   const { V, N, L, T, offset, nodesPerContext } = tree;
   const b = sc.batch;
@@ -53,10 +60,18 @@ export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch): void {
         const o = n * V;
         if (stamp[n] !== mark) {
           stamp[n] = mark;
-          const lz = (logZOld[n] = logNormalizer(theta, V, n));
-          for (let a = 0; a < V; a++) {
-            thetaOld[o + a] = theta[o + a];
-            probsOld[o + a] = Math.exp(theta[o + a] - lz);
+          if (known) {
+            logZOld[n] = known.logZ[n];
+            for (let a = 0; a < V; a++) {
+              thetaOld[o + a] = theta[o + a];
+              probsOld[o + a] = known.probs[o + a];
+            }
+          } else {
+            const lz = (logZOld[n] = logNormalizer(theta, V, n));
+            for (let a = 0; a < V; a++) {
+              thetaOld[o + a] = theta[o + a];
+              probsOld[o + a] = Math.exp(theta[o + a] - lz);
+            }
           }
         }
         const lz = logZOld[n];
