@@ -46,6 +46,7 @@ export function iterate(pb: Problem, run: RunState, sc: Scratch, out: StepMetric
   if (pb.exact) weighEnumeration(pb, run, sc);
   else sampleRollouts(pb, run, sc, known);
   sc.freshTurns = (1 << pb.tree.T) - 1; // θ = θ_old at every node (rules.ts, clippedStep)
+  sc.logZTurns = 0;
   const b = sc.batch;
   out.zeroVarianceGroups = computeAdvantages(pb, run, sc);
   out.gradNorm = policyGradient(pb, run, sc);
@@ -75,7 +76,8 @@ export function iterate(pb: Problem, run: RunState, sc: Scratch, out: StepMetric
 function visitKl(pb: Problem, run: RunState, sc: Scratch): number {
   const b = sc.batch;
   const { V, N } = pb.tree;
-  refreshLogZ(run.theta, V, b.nodes, 0, b.nNodes, sc.logZ);
+  // logZ at the final θ: a turn whose M step computed it (and no step moved it since) is current already
+  for (let t = 0; t < pb.tree.T; t++) if ((sc.logZTurns & (1 << t)) === 0) refreshLogZ(run.theta, V, b.nodes, b.turnStart[t], b.turnStart[t + 1], sc.logZ);
   for (let j = 0; j < b.nNodes; j++) {
     const n = b.nodes[j];
     sc.klNode[n] = nodeKlOld(sc.probsOld, sc.thetaOld, sc.logZOld[n], run.theta, sc.logZ[n], n * V, V);

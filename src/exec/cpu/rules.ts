@@ -125,6 +125,7 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
   else finishGradient(theta, V, logZ, grad, gsum, b.nodes, n0, n1);
   sc.probe += optimizerStep(pb, pb.exp.optimizer.kind, runLr(pb, run), theta, grad, run.opt, term.turn, b.nodes, n0, n1);
   sc.freshTurns &= ~turnBits(pb, term.turn);
+  sc.logZTurns &= ~turnBits(pb, term.turn);
   clearGradient(grad, V, b.nodes, n0, n1);
 }
 
@@ -180,6 +181,7 @@ export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats:
     if (mCorrection) {
       // M ← M · (π_θ / π_old)(a_t): the whole turn's true ratio at the parameters just reached.
       refreshLogZ(run.theta, V, b.nodes, nodesFrom(sc, s.turn), nodesTo(sc, s.turn), sc.logZ);
+      sc.logZTurns |= 1 << s.turn; // later turns' steps leave this turn's parameters as they are
       for (let i = 0; i < b.n; i++) {
         let logRatio = 0;
         for (let k = s.k0; k < s.k1; k++) {

@@ -18,6 +18,8 @@ export interface Scratch {
    * iteration, so logZOld and probsOld are their current log-normalizers and probabilities.
    */
   freshTurns: number;
+  /** Turns (bit t) whose visited nodes' logZ entries were computed at the current θ (a sequential turn's M step): KL need not recompute them. */
+  logZTurns: number;
   probs: Float64Array; // params, for exact evaluation
   evalLogZ: Float64Array;
   evalScratch: EvalScratch;
@@ -57,6 +59,7 @@ export function makeScratch(pb: Problem): Scratch {
     thetaOld: new Float64Array(params),
     probsOld: new Float64Array(params),
     freshTurns: 0,
+    logZTurns: 0,
     probs: new Float64Array(params),
     evalLogZ: new Float64Array(nodes),
     evalScratch,
