@@ -158,7 +158,7 @@ function termOf(s: Readonly<StepView>, b: Scratch['batch'], N: number, M: Float6
 export function ppuUpdate(pb: Problem, run: RunState, sc: Scratch, stats: UpdateStats): void {
   const b = sc.batch;
   const withCritic = run.algo.advantage === 'gae';
-  walkIteration({ tree: pb.tree, exact: pb.exact, rollouts: b.n }, run, sc, (s) => {
+  walkIteration(pb, run, sc, (s) => { // pb.rollouts = b.n
     clippedStep(pb, run, sc, termOf(s, b, pb.tree.N, null), s.from, s.to, s.scale, stats);
     if (withCritic && s.lastOfEpoch) criticStep(pb, run, sc, criticLr(pb, run));
   });
@@ -175,7 +175,7 @@ export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats:
   const { mCorrection, mClip } = run.algo;
   const M = b.M;
   M.fill(1, 0, b.n);
-  walkIteration({ tree: pb.tree, exact: pb.exact, rollouts: b.n }, run, sc, (s) => {
+  walkIteration(pb, run, sc, (s) => { // pb.rollouts = b.n
     clippedStep(pb, run, sc, termOf(s, b, N, mCorrection ? M : null), s.from, s.to, s.scale, stats);
     if (!s.lastOfTurn) return;
     if (mCorrection) {

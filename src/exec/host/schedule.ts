@@ -45,8 +45,6 @@ export interface PlanScratch {
   order: Int32Array;
 }
 
-type Term = Pick<StepView, 'turn' | 'grouped' | 'geo' | 'advFrom' | 'k0' | 'k1'>;
-
 /** Calls `step` for each optimizer step of the iteration, in order. `step` reads the view at once (it is reused). */
 export function walkIteration(pb: PlanProblem, run: PlanRun, sc: PlanScratch, step: (s: Readonly<StepView>) => void): void {
   const a = run.algo;
@@ -60,21 +58,33 @@ export function walkIteration(pb: PlanProblem, run: PlanRun, sc: PlanScratch, st
   view.counted = true;
   if (a.rule === 'ppu') {
     const sequence = a.ratio === 'sequence';
-    passes(pb, run, view, { turn: -1, k0: 0, k1: N, grouped: sequence, geo: sequence ? 1 / N : 1, advFrom: sequence ? 'adv' : 'advTok' }, step, false);
+    setTerm(view, -1, 0, N, sequence, sequence ? 1 / N : 1, sequence ? 'adv' : 'advTok');
+    passes(pb, run, view, step, false);
     return;
   }
   // sequential: turn by turn in `order`, each turn's passes on its own tokens
-  for (const t of turnOrder(a.order, T, run.orderRng, sc.order))
-    passes(pb, run, view, { turn: t, k0: t * L, k1: (t + 1) * L, grouped: true, geo: a.turnRatio === 'geomean' ? 1 / L : 1, advFrom: 'advTok' }, step, true);
+  for (const t of turnOrder(a.order, T, run.orderRng, sc.order)) {
+    setTerm(view, t, t * L, (t + 1) * L, true, a.turnRatio === 'geomean' ? 1 / L : 1, 'advTok');
+    passes(pb, run, view, step, true);
+  }
+}
+
+/** The view's term fields (no object per turn). */
+function setTerm(view: StepView, turn: number, k0: number, k1: number, grouped: boolean, geo: number, advFrom: StepView['advFrom']): void {
+  view.turn = turn;
+  view.k0 = k0;
+  view.k1 = k1;
+  view.grouped = grouped;
+  view.geo = geo;
+  view.advFrom = advFrom;
 }
 
 /** `epochs` passes over the batch, each split into `minibatches` seeded-shuffled chunks (exact mode: one chunk). */
-function passes(pb: PlanProblem, run: PlanRun, view: StepView, term: Term, step: (s: Readonly<StepView>) => void, endsTurn: boolean): void {
+function passes(pb: PlanProblem, run: PlanRun, view: StepView, step: (s: Readonly<StepView>) => void, endsTurn: boolean): void {
   const n = pb.rollouts;
   const chunks = pb.exact ? 1 : run.algo.minibatches;
   const size = n / chunks;
   const epochs = run.algo.epochs;
-  Object.assign(view, term);
   view.chunked = chunks > 1;
   view.scale = chunks;
   for (let i = 0; i < n; i++) view.perm[i] = i;
