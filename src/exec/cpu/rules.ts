@@ -1,5 +1,5 @@
 import { algorithmLr } from '../../core/algo/records';
-import { optimizerStep } from '../host/optimizer';
+import { finishAndStepSgd, optimizerStep } from '../host/optimizer';
 import type { Problem } from '../host/problem';
 import { criticStep } from '../host/rollouts';
 import type { Scratch } from '../host/scratch';
@@ -121,12 +121,15 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
   }
   stats.clipNum = clipNum;
   stats.clipDen = clipDen;
-  if (fresh) finishGradientOld(sc.probsOld, V, grad, gsum, b.nodes, n0, n1);
-  else finishGradient(theta, V, logZ, grad, gsum, b.nodes, n0, n1);
-  sc.probe += optimizerStep(pb, pb.exp.optimizer.kind, runLr(pb, run), theta, grad, run.opt, term.turn, b.nodes, n0, n1);
+  if (pb.exp.optimizer.kind === 'sgd') sc.probe += finishAndStepSgd(V, runLr(pb, run), theta, grad, gsum, fresh ? sc.probsOld : null, logZ, b.nodes, n0, n1);
+  else {
+    if (fresh) finishGradientOld(sc.probsOld, V, grad, gsum, b.nodes, n0, n1);
+    else finishGradient(theta, V, logZ, grad, gsum, b.nodes, n0, n1);
+    sc.probe += optimizerStep(pb, pb.exp.optimizer.kind, runLr(pb, run), theta, grad, run.opt, term.turn, b.nodes, n0, n1);
+    clearGradient(grad, V, b.nodes, n0, n1);
+  }
   sc.freshTurns &= ~turnBits(pb, term.turn);
   sc.logZTurns &= ~turnBits(pb, term.turn);
-  clearGradient(grad, V, b.nodes, n0, n1);
 }
 
 /** REINFORCE: one step along Σ_tok Â·∇log π(tok); the gradient is already in sc.grad (policyGradient). */

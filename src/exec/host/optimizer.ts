@@ -66,3 +66,41 @@ export function optimizerStep(
   }
   return probe;
 }
+
+/**
+ * finishGradient, the SGD step and clearGradient at once, node by node (one pass instead of
+ * three; each node's numbers are the same, and the nodes of `list` are distinct). π(·|n) is
+ * probsOld where θ is still θ_old there, else exp(θ − logZ). Returns the probe as optimizerStep does.
+ */
+export function finishAndStepSgd(
+  V: number,
+  lr: number,
+  theta: Float64Array,
+  grad: Float64Array,
+  gsum: Float64Array,
+  probsOld: Float64Array | null,
+  logZ: Float64Array,
+  list: Int32Array,
+  from: number,
+  to: number,
+): number {
+  let probe = 0;
+  for (let j = from; j < to; j++) {
+    const n = list[j];
+    const o = n * V;
+    const s = gsum[n];
+    if (s !== 0) {
+      if (probsOld) for (let a = 0; a < V; a++) grad[o + a] -= s * probsOld[o + a];
+      else {
+        const lz = logZ[n];
+        for (let a = 0; a < V; a++) grad[o + a] -= s * Math.exp(theta[o + a] - lz);
+      }
+      gsum[n] = 0;
+    }
+    for (let a = 0; a < V; a++) {
+      probe += (theta[o + a] += lr * grad[o + a]) * 0;
+      grad[o + a] = 0;
+    }
+  }
+  return probe;
+}
