@@ -43,13 +43,25 @@ export type PlanRun = Pick<RunState, 'algo' | 'shuffleRng' | 'orderRng'>;
 export interface PlanScratch {
   perm: Int32Array;
   order: Int32Array;
+  /** The view walkIteration fills, kept between iterations (set on first use). */
+  view?: StepView;
 }
 
 /** Calls `step` for each optimizer step of the iteration, in order. `step` reads the view at once (it is reused). */
 export function walkIteration(pb: PlanProblem, run: PlanRun, sc: PlanScratch, step: (s: Readonly<StepView>) => void): void {
   const a = run.algo;
   const { N, L, T } = pb.tree;
-  const view: StepView = { turn: -1, perm: sc.perm, from: 0, to: pb.rollouts, chunked: false, scale: 1, grouped: false, geo: 1, advFrom: 'advTok', k0: 0, k1: N, counted: false, lastOfEpoch: true, lastOfTurn: false };
+  const view = (sc.view ??= { turn: -1, perm: sc.perm, from: 0, to: 0, chunked: false, scale: 1, grouped: false, geo: 1, advFrom: 'advTok', k0: 0, k1: 0, counted: false, lastOfEpoch: true, lastOfTurn: false });
+  // the whole view as a fresh one would be (field by field: nothing allocated per iteration)
+  view.perm = sc.perm;
+  view.from = 0;
+  view.to = pb.rollouts;
+  view.chunked = false;
+  view.scale = 1;
+  setTerm(view, -1, 0, N, false, 1, 'advTok');
+  view.counted = false;
+  view.lastOfEpoch = true;
+  view.lastOfTurn = false;
   if (a.rule === 'reinforce') {
     for (let i = 0; i < pb.rollouts; i++) sc.perm[i] = i;
     step(view);
