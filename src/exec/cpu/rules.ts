@@ -80,7 +80,8 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
         const j = i * N + k;
         const n = node[j];
         const g = n * V + tok[j];
-        const ratio = Math.exp(theta[g] - logZ[n] - logpOld[j]);
+        const d = theta[g] - logZ[n] - logpOld[j];
+        const ratio = d === 0 ? 1 : Math.exp(d); // exp(±0) is exactly 1: the first step on a turn (θ = θ_old) costs no exp
         const A = advTok[j] * Mi;
         const clipped = Math.min(Math.max(ratio, 1 - eps), 1 + eps);
         clipDen += w;
@@ -104,7 +105,7 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
         const j = i * N + k;
         logRatio += theta[node[j] * V + tok[j]] - logZ[node[j]] - logpOld[j];
       }
-      const ratio = Math.exp(geomean ? logRatio / (k1 - k0) : logRatio);
+      const ratio = logRatio === 0 ? 1 : Math.exp(geomean ? logRatio / (k1 - k0) : logRatio); // exp(±0) = 1, as above
       const A = advantage[i * stride + offset] * Mi;
       const clipped = Math.min(Math.max(ratio, 1 - eps), 1 + eps);
       clipDen += w;
