@@ -45,7 +45,7 @@ export class EvalCache {
     return evaluatePolicy(pb.env, pb.tree, pb.opt, probs, sc.evalScratch, sc.value, h);
   }
 
-  /** Run r's evaluation after an iteration: only the batch's nodes moved; sc.logZ holds their log-normalizers at θ. */
+  /** Run r's evaluation after an iteration: only the batch's nodes that a step moved (Scratch.movedAt) changed; sc.logZ holds their log-normalizers at θ. */
   afterIteration(pb: Problem, r: number, theta: Float64Array, sc: Scratch): PolicyValue {
     const V = pb.tree.V;
     const probs = this.probs[r];
@@ -54,6 +54,7 @@ export class EvalCache {
     const b = sc.batch;
     for (let j = 0; j < b.nNodes; j++) {
       const n = b.nodes[j];
+      if (sc.movedAt[n] !== sc.iterationStamp) continue; // θ[n] as at the last evaluation: its numbers stand
       const o = n * V;
       const lz = (logZ[n] = sc.logZ[n]);
       for (let a = 0; a < V; a++) probs[o + a] = Math.exp(theta[o + a] - lz);

@@ -4,7 +4,7 @@ import { computeAdvantages, sampleRollouts, weighEnumeration, type PolicyTables 
 import { policyGradient, ppuUpdate, reinforceUpdate, sequentialUpdate, type UpdateStats } from './rules';
 import type { Scratch } from '../host/scratch';
 import type { RunState } from '../host/state';
-import { clearGradient, nodeKlOld, refreshLogZ } from '../host/tabular';
+import { clearGradient, nodeKlOld, refreshStaleLogZ } from '../host/tabular';
 
 export interface StepMetrics {
   kl: number;
@@ -46,7 +46,7 @@ export function iterate(pb: Problem, run: RunState, sc: Scratch, out: StepMetric
   if (pb.exact) weighEnumeration(pb, run, sc);
   else sampleRollouts(pb, run, sc, known);
   sc.freshTurns = (1 << pb.tree.T) - 1; // θ = θ_old at every node (rules.ts, clippedStep)
-  sc.logZTurns = 0;
+  sc.iterationStamp++; // no logZ entry is current, no node has moved yet
   const b = sc.batch;
   out.zeroVarianceGroups = computeAdvantages(pb, run, sc);
   out.gradNorm = policyGradient(pb, run, sc);
@@ -76,8 +76,8 @@ export function iterate(pb: Problem, run: RunState, sc: Scratch, out: StepMetric
 function visitKl(pb: Problem, run: RunState, sc: Scratch): number {
   const b = sc.batch;
   const { V, N } = pb.tree;
-  // logZ at the final θ: a turn whose M step computed it (and no step moved it since) is current already
-  for (let t = 0; t < pb.tree.T; t++) if ((sc.logZTurns & (1 << t)) === 0) refreshLogZ(run.theta, V, b.nodes, b.turnStart[t], b.turnStart[t + 1], sc.logZ);
+  // logZ at the final θ: entries computed since their node last moved are current already
+  refreshStaleLogZ(run.theta, V, b.nodes, 0, b.nNodes, sc);
   for (let j = 0; j < b.nNodes; j++) {
     const n = b.nodes[j];
     sc.klNode[n] = nodeKlOld(sc.probsOld, sc.thetaOld, sc.logZOld[n], run.theta, sc.logZ[n], n * V, V);

@@ -5,7 +5,7 @@ import { criticStep } from '../host/rollouts';
 import type { Scratch } from '../host/scratch';
 import type { RunState } from '../host/state';
 import { walkIteration, type StepView } from '../host/schedule';
-import { clearGradient, finishGradient, finishGradientOld, refreshLogZ } from '../host/tabular';
+import { clearGradient, finishGradient, finishGradientOld, markMoved, refreshStaleLogZ } from '../host/tabular';
 
 // The update rules of docs/math.md "Update rules" on a tabular policy. Every surrogate is scaled so that
 // its gradient at θ = θ_old is the policy gradient (1/(B·G)) Σ_i Σ_tok Â_i,tok ∇log π(tok).
@@ -65,8 +65,13 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
   const M = term.M;
   // the first step on these nodes in this iteration finds θ_old there: logZOld and probsOld are current
   const fresh = (sc.freshTurns & turnBits(pb, term.turn)) !== 0;
-  if (fresh) for (let j = n0; j < n1; j++) logZ[b.nodes[j]] = sc.logZOld[b.nodes[j]];
-  else refreshLogZ(theta, V, b.nodes, n0, n1, logZ);
+  if (fresh)
+    for (let j = n0; j < n1; j++) {
+      logZ[b.nodes[j]] = sc.logZOld[b.nodes[j]];
+      sc.logZAt[b.nodes[j]] = sc.iterationStamp;
+    }
+  // nodes the previous step left where they were (every gradient entry 0) keep their logZ
+  else refreshStaleLogZ(theta, V, b.nodes, n0, n1, sc);
   let clipNum = stats.clipNum;
   let clipDen = stats.clipDen;
   if (term.ratio === 'token') {
@@ -122,21 +127,22 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
   }
   stats.clipNum = clipNum;
   stats.clipDen = clipDen;
-  if (pb.exp.optimizer.kind === 'sgd') sc.probe += finishAndStepSgd(V, runLr(pb, run), theta, grad, gsum, fresh ? sc.probsOld : null, logZ, b.nodes, n0, n1);
+  if (pb.exp.optimizer.kind === 'sgd') sc.probe += finishAndStepSgd(V, runLr(pb, run), theta, grad, gsum, fresh ? sc.probsOld : null, logZ, b.nodes, n0, n1, sc);
   else {
     if (fresh) finishGradientOld(sc.probsOld, V, grad, gsum, b.nodes, n0, n1);
     else finishGradient(theta, V, logZ, grad, gsum, b.nodes, n0, n1);
     sc.probe += optimizerStep(pb, pb.exp.optimizer.kind, runLr(pb, run), theta, grad, run.opt, term.turn, b.nodes, n0, n1);
     clearGradient(grad, V, b.nodes, n0, n1);
+    markMoved(b.nodes, n0, n1, sc); // Adam moves every parameter in scope
   }
   sc.freshTurns &= ~turnBits(pb, term.turn);
-  sc.logZTurns &= ~turnBits(pb, term.turn);
 }
 
 /** REINFORCE: one step along Σ_tok Â·∇log π(tok); the gradient is already in sc.grad (policyGradient). */
 export function reinforceUpdate(pb: Problem, run: RunState, sc: Scratch): void {
   const b = sc.batch;
   sc.probe += optimizerStep(pb, pb.exp.optimizer.kind, runLr(pb, run), run.theta, sc.grad, run.opt, -1, b.nodes, 0, b.nNodes);
+  markMoved(b.nodes, 0, b.nNodes, sc);
   criticStep(pb, run, sc, criticLr(pb, run));
 }
 
@@ -184,8 +190,8 @@ export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats:
     if (!s.lastOfTurn) return;
     if (mCorrection) {
       // M ← M · (π_θ / π_old)(a_t): the whole turn's true ratio at the parameters just reached.
-      refreshLogZ(run.theta, V, b.nodes, nodesFrom(sc, s.turn), nodesTo(sc, s.turn), sc.logZ);
-      sc.logZTurns |= 1 << s.turn; // later turns' steps leave this turn's parameters as they are
+      // (marked current: later turns' steps leave this turn's parameters as they are, so KL reuses it)
+      refreshStaleLogZ(run.theta, V, b.nodes, nodesFrom(sc, s.turn), nodesTo(sc, s.turn), sc);
       for (let i = 0; i < b.n; i++) {
         let logRatio = 0;
         for (let k = s.k0; k < s.k1; k++) {

@@ -71,6 +71,8 @@ export function optimizerStep(
  * finishGradient, the SGD step and clearGradient at once, node by node (one pass instead of
  * three; each node's numbers are the same, and the nodes of `list` are distinct). π(·|n) is
  * probsOld where θ is still θ_old there, else exp(θ − logZ). Returns the probe as optimizerStep does.
+ * A node with a nonzero gradient entry is marked moved (`marks`); one without keeps its θ
+ * exactly (θ + lr·0 = θ; no logit is ever −0, so not even its sign changes).
  */
 export function finishAndStepSgd(
   V: number,
@@ -83,6 +85,7 @@ export function finishAndStepSgd(
   list: Int32Array,
   from: number,
   to: number,
+  marks: { logZAt: Int32Array; movedAt: Int32Array; iterationStamp: number },
 ): number {
   let probe = 0;
   for (let j = from; j < to; j++) {
@@ -97,9 +100,16 @@ export function finishAndStepSgd(
       }
       gsum[n] = 0;
     }
+    let moved = false;
     for (let a = 0; a < V; a++) {
-      probe += (theta[o + a] += lr * grad[o + a]) * 0;
+      const g = grad[o + a];
+      if (g !== 0) moved = true; // NaN too
+      probe += (theta[o + a] += lr * g) * 0;
       grad[o + a] = 0;
+    }
+    if (moved) {
+      marks.logZAt[n] = -1;
+      marks.movedAt[n] = marks.iterationStamp;
     }
   }
   return probe;

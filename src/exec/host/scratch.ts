@@ -18,8 +18,14 @@ export interface Scratch {
    * iteration, so logZOld and probsOld are their current log-normalizers and probabilities.
    */
   freshTurns: number;
-  /** Turns (bit t) whose visited nodes' logZ entries were computed at the current θ (a sequential turn's M step): KL need not recompute them. */
-  logZTurns: number;
+  /**
+   * Per node, the iteration stamp (`iterationStamp`) when logZ[n] holds log Z at the current θ
+   * (computed, or copied from logZOld, since θ[n] last moved); anything else means stale.
+   */
+  logZAt: Int32Array;
+  /** Per node, the iteration stamp when an optimizer step of this iteration changed θ[n]. */
+  movedAt: Int32Array;
+  iterationStamp: number;
   probs: Float64Array; // params, for exact evaluation
   evalLogZ: Float64Array;
   evalScratch: EvalScratch;
@@ -59,7 +65,9 @@ export function makeScratch(pb: Problem): Scratch {
     thetaOld: new Float64Array(params),
     probsOld: new Float64Array(params),
     freshTurns: 0,
-    logZTurns: 0,
+    logZAt: new Int32Array(nodes),
+    movedAt: new Int32Array(nodes),
+    iterationStamp: 0,
     probs: new Float64Array(params),
     evalLogZ: new Float64Array(nodes),
     evalScratch,

@@ -17,6 +17,28 @@ export function refreshLogZ(theta: Float64Array, V: number, list: Int32Array, fr
   for (let j = from; j < to; j++) logZ[list[j]] = logNormalizer(theta, V, list[j]);
 }
 
+/**
+ * logZ at the nodes list[from..to) that are not current (Scratch.logZAt), marking them current.
+ * A node whose θ no step has moved since its logZ was computed keeps it: the same number.
+ */
+export function refreshStaleLogZ(theta: Float64Array, V: number, list: Int32Array, from: number, to: number, sc: { logZ: Float64Array; logZAt: Int32Array; iterationStamp: number }): void {
+  const { logZ, logZAt, iterationStamp: now } = sc;
+  for (let j = from; j < to; j++) {
+    const n = list[j];
+    if (logZAt[n] === now) continue;
+    logZ[n] = logNormalizer(theta, V, n);
+    logZAt[n] = now;
+  }
+}
+
+/** Marks θ moved at the nodes list[from..to) (their logZ stale, their evaluation to redo). */
+export function markMoved(list: Int32Array, from: number, to: number, sc: { logZAt: Int32Array; movedAt: Int32Array; iterationStamp: number }): void {
+  for (let j = from; j < to; j++) {
+    sc.logZAt[list[j]] = -1;
+    sc.movedAt[list[j]] = sc.iterationStamp;
+  }
+}
+
 /** g[n,·] −= gsum[n]·π(·|n) at nodes list[from..to), then clears gsum there. */
 export function finishGradient(
   theta: Float64Array,
