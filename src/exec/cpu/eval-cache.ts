@@ -4,12 +4,14 @@ import type { PolicyTables } from '../host/rollouts';
 import type { Scratch } from '../host/scratch';
 
 // The evaluation after every iteration (docs/math.md "What is measured") without recomputing
-// the whole table. Under SGD in sampled mode an iteration moves only the nodes its batch visited
-// (host/optimizer.ts), so each run keeps its probabilities and per-node entropies and refreshes
-// those nodes alone, with the log-normalizers visitKl has just computed there at the new θ (the
-// same logNormalizer arithmetic as softmaxTable). J, entropy and the optimal-token probabilities
-// are the numbers a full softmaxTable + evaluatePolicy gives, bit for bit. The next iteration
-// samples from the same θ, so its π_old and log-normalizers are read from here too (`tables`).
+// the whole table. Under SGD in sampled mode an iteration moves only nodes its batch visited, and
+// of those only the ones with a nonzero gradient entry (host/optimizer.ts, finishAndStepSgd marks
+// them), so each run keeps its probabilities, log-normalizers and per-node entropies and
+// refreshes those nodes alone, from the log-normalizers KL has just brought up to date at the new
+// θ (the same logNormalizer arithmetic as softmaxTable). J, entropy and the optimal-token
+// probabilities are the numbers a full softmaxTable + evaluatePolicy gives, bit for bit. The next
+// iteration samples from the same θ, so its π_old and log-normalizers are read from here too
+// (`tables`).
 
 /** Most probabilities (doubles, over every run of a shard) the cache keeps; past it, full evaluations. */
 export const EVAL_CACHE_MAX = 1 << 22;
