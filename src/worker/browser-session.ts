@@ -14,21 +14,14 @@ export function browserThreads(): number {
   return Math.max(1, Math.min(cores - 1, 4));
 }
 
-/** Estimated single-thread work (ms) from which a run takes every core, the page's included (below: one left to the page). */
-export const ALL_CORES_FROM_MS = 2000;
-
 /**
  * Workers for a CPU-executor experiment: as many as its estimated work pays for
- * (src/exec/cpu/work.ts), at most browserThreads(); an experiment of several seconds of work (512
- * seeds of a lesson) takes every core, at most four: the page does little while it streams (its
- * charts, verdicts and caption are paced to their cost, charts/common.tsx), and on two cores one
- * worker would leave half the machine idle for seconds.
+ * (src/exec/cpu/work.ts), at most browserThreads(). Never every core: with two busy workers on
+ * two cores the page's own tasks were stretched past 50 ms (the 512-seed lesson, paired in
+ * `npm run bench:browser`: 2.3 s instead of 3.0 s to its verdict, but tasks of 69–113 ms).
  */
 export function browserThreadsFor(exp: Parameters<typeof estimateWorkMs>[0]): number {
-  const work = estimateWorkMs(exp);
-  const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
-  const available = work >= ALL_CORES_FROM_MS ? Math.min(cores, 4) : browserThreads();
-  return threadsForWork(work, available, exp.algorithms.length * exp.seedIndices.length);
+  return threadsForWork(estimateWorkMs(exp), browserThreads(), exp.algorithms.length * exp.seedIndices.length);
 }
 
 /** A worker's messages to `onEvent`; its failures as an error event naming `what`. */
@@ -43,7 +36,7 @@ function wire<E extends { type: string }>(worker: Worker, what: string, onEvent:
 }
 
 /** The CPU executor's workers, kept between sessions (one per thread the page uses). */
-export const cpuWorkers = new WorkerPool(() => new Worker(new URL('./cpu-session-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-cpu' }), 'CPU worker', () => Math.min(navigator.hardwareConcurrency || 2, 4));
+export const cpuWorkers = new WorkerPool(() => new Worker(new URL('./cpu-session-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-cpu' }), 'CPU worker', browserThreads);
 
 export const connectCpuWorker: Connect = (onEvent) => cpuWorkers.connect(onEvent);
 
