@@ -54,13 +54,13 @@ export async function configure(page: Page, s: Settings): Promise<void> {
   await expect(page.getByTestId('run')).toBeEnabled();
 }
 
-/** Press Run and wait for every iteration; returns the wall time in seconds. */
 /**
  * The most a run (or an executor's start) may take to reach the state a test waits for, on a 2-core
  * machine loaded by a second test suite: a cap, the wait itself ends as soon as the state is there.
  */
 export const RUN_TIMEOUT = 180_000;
 
+/** Press Run and wait for every iteration; returns the wall time in seconds. */
 export async function runToEnd(page: Page, iterations: number, timeout = RUN_TIMEOUT): Promise<number> {
   const t0 = Date.now();
   await page.getByTestId('run').click();
@@ -111,14 +111,19 @@ export async function settledProgress(page: Page): Promise<number> {
   }
 }
 
+/** The result JSON the page exports now (Export JSON, read from the download). */
+export async function exportedResult<R>(page: Page): Promise<R> {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+  return JSON.parse(readFileSync((await d.path())!, 'utf8')) as R;
+}
+
 /** Open `link` on the WebGPU executor, run it to the end and return the exported result JSON. */
 export async function webgpuPageResult<R>(page: Page, link: string, iterations: number, timeout: number): Promise<R> {
   await page.goto(`/#v=1&${link}&executor=webgpu`);
   await expect(page.getByTestId('backend-badge')).toHaveAttribute('data-executor', 'webgpu');
   await runToEnd(page, iterations, timeout);
   await expect(page.getByTestId('backend-badge')).toHaveAttribute('data-backend', 'webgpu');
-  const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
-  return JSON.parse(readFileSync((await d.path())!, 'utf8')) as R;
+  return exportedResult<R>(page);
 }
 
 /** Mean and standard error of the final J over an algorithm's runs. */
