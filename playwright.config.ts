@@ -6,9 +6,14 @@ const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // PW_PORT lets two checkouts run their browser tests at once without sharing a preview server.
 const port = Number(process.env.PW_PORT ?? 4173);
 
+// PW_WORKERS: browsers at once (default 1). Every spec is independent (its own context, files and
+// screenshot names), so 2 is safe; on a 2-core machine already busy with other work it was slower
+// (docs/testing.md), so one stays the default.
+const workers = Number(process.env.PW_WORKERS ?? 1);
+
 export default defineConfig({
   testDir: 'e2e',
-  workers: 1,
+  workers,
   retries: 0,
   // Caps, never waits: every assertion waits on the page's state and returns as soon as it holds.
   // A loaded 2-core machine (two `npm test` at once) makes a first Step take seconds, so an
