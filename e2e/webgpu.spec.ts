@@ -34,12 +34,14 @@ function metricDiffs(a: { algorithms: { runs: PageRun[] }[] }, b: { algorithms: 
   return out;
 }
 
-const pageResult = (page: Page, link: string, iterations: number) => webgpuPageResult<{ executor: string; config: Record<string, unknown>; algorithms: { id: string; runs: PageRun[] }[] }>(page, link, iterations, 120_000);
-
 async function cpuResult(config: Record<string, unknown>) {
   const cfg = { ...config, executor: 'cpu' };
   return runOnCpu(resolveConfig(cfg), cfg, { threads: 1, launch: inThisThread });
 }
+
+/** The page's run on the WebGPU executor and the CPU executor's for the same config (computed while the page runs). */
+const pageResult = (page: Page, link: string, iterations: number) =>
+  webgpuPageResult<{ executor: string; config: Record<string, unknown>; algorithms: { id: string; runs: PageRun[] }[] }, Awaited<ReturnType<typeof cpuResult>>>(page, link, iterations, 120_000, cpuResult);
 
 const CASES: [string, string, number][] = [
   ['every rule the kernel runs, SGD, batch normalization; HAML (no M), an algorithm’s own lr, a scheduled lr change', 'env.preset=lock&mode=exact&iterations=30&seeds=2&policy.kind=tabular&policy.initScale=0.5&algorithms=[reinforce,grpo,gspo,seeupo,seeupo-forward]&algorithms.4.mCorrection=false&algorithms.1.lr=0.5&changes.0.at=12&changes.0.path=optimizer.lr&changes.0.value=2', 30],
@@ -52,9 +54,8 @@ const CASES: [string, string, number][] = [
 for (const [name, link, iterations] of CASES) {
   test(`WebGPU executor = CPU executor within 1e-4 on every J and every metric: ${name}`, async ({ page }) => {
     const problems = watchProblems(page);
-    const got = await pageResult(page, link, iterations);
+    const { got, want } = await pageResult(page, link, iterations);
     expect(got.executor).toBe('webgpu');
-    const want = await cpuResult(got.config);
     const worst = maxSeriesDiff(got, want, 'J');
     console.log(`${name}: max |ΔJ| = ${worst.toExponential(2)}`);
     const others = metricDiffs(got, want as unknown as { algorithms: { runs: unknown[] }[] });
@@ -78,8 +79,7 @@ for (const [name, link, iterations] of SAMPLED) {
   test(`WebGPU executor, sampled: mean final J within 4 standard errors of the CPU executor's over 256 seeds or more: ${name}`, async ({ page }) => {
     test.setTimeout(300_000);
     const problems = watchProblems(page);
-    const got = await pageResult(page, link, iterations);
-    const want = await cpuResult(got.config);
+    const { got, want } = await pageResult(page, link, iterations);
     got.algorithms.forEach((a, i) => {
       expect(a.runs.length).toBeGreaterThanOrEqual(256);
       const g = finalStats(a.runs);
