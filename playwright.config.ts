@@ -6,10 +6,10 @@ const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // PW_PORT lets two checkouts run their browser tests at once without sharing a preview server.
 const port = Number(process.env.PW_PORT ?? 4173);
 
-// PW_WORKERS: browsers at once (default 1). Every spec is independent (its own context, files and
-// screenshot names), so 2 is safe; on a 2-core machine already busy with other work it was slower
-// (docs/testing.md), so one stays the default.
-const workers = Number(process.env.PW_WORKERS ?? 1);
+// Two spec files at once (PW_WORKERS overrides): one browser test keeps about one core busy (its
+// page, or its page's workers), so on a 2-core machine a second one uses the other. Every spec is
+// independent (its own context, downloads and screenshot names). docs/testing.md has the numbers.
+const workers = Number(process.env.PW_WORKERS ?? 2);
 
 export default defineConfig({
   testDir: 'e2e',
