@@ -34,12 +34,68 @@ function smallText(page: Page, min: number) {
   }, min);
 }
 
+/**
+ * The policy trees' value labels that overlap: pairs of labels whose ink boxes intersect (the
+ * text's width as drawn, its height the glyphs' ascent and descent from the canvas's metrics in
+ * the same font), a label over another node's circle, or a label outside its own tree.
+ */
+function crowdedTreeLabels(page: Page) {
+  return page.getByTestId('classroom').evaluate((root) => {
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    const out: string[] = [];
+    for (const svg of Array.from(root.querySelectorAll('.tree-svg'))) {
+      const frame = svg.getBoundingClientRect();
+      const tree = svg.closest('[data-testid="policy-tree"]')!.getAttribute('data-algorithm');
+      const boxes = Array.from(svg.querySelectorAll<SVGTextElement>('.tree-label')).filter((t) => t.textContent).map((t) => {
+        const st = getComputedStyle(t);
+        ctx.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+        const m = ctx.measureText(t.textContent!);
+        const r = t.getBoundingClientRect();
+        const base = frame.top + t.getStartPositionOfChar(0).y;
+        const prefix = t.closest('[data-prefix]')!.getAttribute('data-prefix');
+        return { what: `${tree} "${t.textContent}" at ${prefix || 'x'}`, prefix, x0: r.left, x1: r.right, y0: base - m.actualBoundingBoxAscent, y1: base + m.actualBoundingBoxDescent };
+      });
+      const circles = Array.from(svg.querySelectorAll('circle')).map((c) => ({ prefix: c.closest('[data-prefix]')!.getAttribute('data-prefix'), r: c.getBoundingClientRect() }));
+      const hit = (a: { x0: number; x1: number; y0: number; y1: number }, b: { x0: number; x1: number; y0: number; y1: number }) => a.x0 < b.x1 - 0.5 && b.x0 < a.x1 - 0.5 && a.y0 < b.y1 - 0.5 && b.y0 < a.y1 - 0.5;
+      boxes.forEach((a, i) => {
+        if (a.x0 < frame.left - 0.5 || a.x1 > frame.right + 0.5) out.push(`${a.what} outside its tree`);
+        boxes.slice(i + 1).forEach((b) => {
+          if (hit(a, b)) out.push(`${a.what} × ${b.what}`);
+        });
+        for (const c of circles) if (c.prefix !== a.prefix && hit(a, { x0: c.r.left, x1: c.r.right, y0: c.r.top, y1: c.r.bottom })) out.push(`${a.what} over the node ${c.prefix || 'x'}`);
+      });
+    }
+    return out;
+  });
+}
+
+/** The tour's "step n" tag over any control of the page (buttons, links, fields, selects). */
+function tagOverControls(page: Page) {
+  return page.evaluate(() => {
+    const tag = document.querySelector('[data-testid="tour-tag"]');
+    if (!tag) return ['no tag'];
+    const t = tag.getBoundingClientRect();
+    const out: string[] = [];
+    for (const el of Array.from(document.querySelectorAll('button, a[href], input, select, textarea, summary'))) {
+      const r = el.getBoundingClientRect();
+      if (r.width && r.height && t.left < r.right && r.left < t.right && t.top < r.bottom && r.top < t.bottom) out.push(`${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 20) || el.getAttribute('data-testid')}"`);
+    }
+    return out;
+  });
+}
+
 for (const [w, h] of [[1366, 768], [1920, 1080]] as const) {
   test(`${w}×${h}: tree, return chart, lesson verdict and tour step on one screen${w === 1366 ? ', text ≥ 20 px' : ''}`, async ({ page }) => {
     const problems = watchProblems(page);
     await page.setViewportSize({ width: w, height: h });
     await page.goto(CLASSROOM);
     await expect(page.getByTestId('tour-step')).toBeVisible(); // the tour starts by itself
+    // step 1 is about the per-turn probabilities: in the classroom its text describes the tree shown, not the heatmaps
+    await expect(page.getByTestId('tour-step')).toHaveAttribute('data-stand-in', '1');
+    await expect(page.getByTestId('tour-step')).toContainText('In the trees, edge width');
+    await expect(page.getByTestId('tour-step')).not.toContainText(/heatmap/i);
+    await expect(page.getByTestId('tour-tag')).toBeVisible();
+    expect(await tagOverControls(page), 'the step 1 tag covers no control').toEqual([]);
     await page.getByTestId('step').click();
     const seeupo = page.locator('[data-testid="policy-tree"][data-algorithm="seeupo"]');
     await expect(seeupo).toHaveAttribute('data-iteration', '1');
@@ -50,6 +106,19 @@ for (const [w, h] of [[1366, 768], [1920, 1080]] as const) {
     await onScreen(page, page.getByTestId('chart-return'), 'the return chart');
     await onScreen(page, page.getByTestId('verdict-claim-3'), 'the lesson’s verdict');
     await onScreen(page, page.getByTestId('tour-step'), 'the tour step');
+    await onScreen(page, page.getByTestId('tour-next'), 'the tour’s Next');
+    // the eight curves at the exit: one group label, inside the plot, every name in its title
+    const group = page.getByTestId('chart-return').getByTestId('line-group');
+    await expect(group).toHaveAttribute('data-count', '8');
+    const drawn = await group.evaluate((t) => Array.from(t.childNodes).filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join(''));
+    expect(drawn).toMatch(/^8 (algorithms )?at 0\.30/);
+    await expect(group.locator('title')).toHaveText('8 identical curves at 0.30: SeeUPO (forward), SeeUPO (random), GRPO, GSPO, PPO+GRAE, PPO+GAE, REINFORCE, RLOO');
+    const plot = (await page.getByTestId('chart-return').locator('svg.plot-svg').boundingBox())!;
+    const label = (await group.boundingBox())!;
+    expect(label.x, 'the group label starts inside the chart').toBeGreaterThanOrEqual(plot.x);
+    expect(label.x + label.width, 'the group label ends inside the chart').toBeLessThanOrEqual(plot.x + plot.width);
+    expect(await crowdedTreeLabels(page), 'tree labels apart').toEqual([]);
+    expect(await tagOverControls(page), 'the tour tag covers no control').toEqual([]);
     await page.screenshot({ path: `docs/screenshots/classroom-${w}x${h}.png` });
     if (w === 1366) {
       // the parts the issue names, then every text of the layout
@@ -89,6 +158,7 @@ test('390×844: the classroom stacks the tree, chart, verdicts and tour in one c
     xs.push(box.y);
   }
   expect([...xs].sort((a, b) => a - b)).toEqual(xs);
+  expect(await crowdedTreeLabels(page), 'tree labels apart and inside their trees').toEqual([]);
   await page.screenshot({ path: 'docs/screenshots/classroom-390x844.png', fullPage: true });
 });
 
@@ -123,6 +193,9 @@ test('1366×768: the tour never points at an empty chart, and its counter counts
   await press.click();
   await expect(next).toBeEnabled();
   await expect(page.locator('[data-testid="policy-tree"][data-algorithm="seeupo"]')).toHaveAttribute('data-turn-updated', '0');
+  // the tag beside Step one turn covers no control (the transport's buttons sit either side of it)
+  await expect(page.getByTestId('tour-pointer')).toHaveAttribute('data-target', 'step-turn');
+  await expect.poll(() => tagOverControls(page)).toEqual([]);
   await page.screenshot({ path: 'docs/screenshots/classroom-tour-counter-1366x768.png' });
   expect(problems).toEqual([]);
 });

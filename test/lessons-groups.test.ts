@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupLabel, identicalGroups, spreadLabels } from '../src/ui/charts/groups';
+import { fitGroupLabel, groupLabel, identicalGroups, spreadLabels } from '../src/ui/charts/groups';
 
 // Identical curves labelled as a group on the return chart (the opening lesson: eight lines at 0.30).
 
@@ -21,6 +21,22 @@ describe('identical curves', () => {
     expect(groupLabel(['GRPO', 'GSPO', 'PPO+GRAE', 'REINFORCE'], '0.30')).toBe('4 algorithms at 0.30: GRPO, GSPO, PPO+GRAE, …');
     expect(groupLabel(['GRPO', 'GSPO'], '0.30')).toBe('2 algorithms at 0.30: GRPO, GSPO');
     expect(groupLabel(['SeeUPO'], '1.00')).toBe('SeeUPO');
+  });
+  it('a label too wide for the room left of the line\'s end names fewer algorithms, then none, then shortens', () => {
+    const w = (t: string) => t.length * 10; // 10 px a character
+    const eight = ['GRPO', 'GSPO', 'PPO+GRAE', 'PPO+GAE', 'REINFORCE', 'RLOO', 'SeeUPO (forward)', 'SeeUPO (random)'];
+    expect(fitGroupLabel(eight, '0.30', 1000, w)).toBe('8 algorithms at 0.30: GRPO, GSPO, PPO+GRAE, …');
+    expect(fitGroupLabel(eight, '0.30', 300, w)).toBe('8 algorithms at 0.30: GRPO, …');
+    expect(fitGroupLabel(eight, '0.30', 250, w)).toBe('8 algorithms at 0.30');
+    expect(fitGroupLabel(eight, '0.30', 100, w)).toBe('8 at 0.30');
+    expect(fitGroupLabel(eight, '0.30', 10, w)).toBeNull(); // nothing fits
+    expect(fitGroupLabel(['SeeUPO (forward)'], '1.00', 1000, w)).toBe('SeeUPO (forward)');
+    expect(fitGroupLabel(['SeeUPO (forward)'], '1.00', 70, w)).toBe('SeeUPO…');
+    for (const room of [40, 90, 140, 200, 320, 460]) {
+      const got = fitGroupLabel(eight, '0.30', room, w);
+      if (w('8 at 0.30') <= room) expect(w(got!), `${room}: "${got}"`).toBeLessThanOrEqual(room);
+      else expect(got).toBeNull();
+    }
   });
   it('labels at line ends are pushed apart, and kept inside the plot', () => {
     expect(spreadLabels([100, 102, 50], 14, 0, 300)).toEqual([100, 114, 50]);

@@ -73,6 +73,20 @@ describe('the lessons, as data', () => {
     }
   });
 
+  it('a step about the heatmaps or the seed charts says what the classroom shows in their place (the tree, the return chart)', () => {
+    for (const l of LESSONS) {
+      for (const step of l.tour) {
+        if (step.target === 'chart-heatmap') {
+          expect(step.standIn, `${l.id}: "${step.text}"`).toMatch(/\btrees?\b/);
+          expect(step.standIn, l.id).not.toMatch(/heatmap|\brows?\b|bright|dark/i);
+        } else if (step.target === 'chart-seeds') {
+          expect(step.standIn, `${l.id}: "${step.text}"`).toMatch(/return chart/);
+          expect(step.standIn, l.id).not.toMatch(/^The seed charts/);
+        } else expect(step.standIn, `${l.id}: a stand-in text for a target that has none`).toBeUndefined();
+      }
+    }
+  });
+
   it('the reverse-order lessons of claims 3 and 4 and the narrow-band lessons have a tour of 3–6 steps; step-turn where order is the point', () => {
     const toured = LESSONS.filter((l) => ((l.claim === 3 || l.claim === 4) && l.expect === 'observed') || l.band !== undefined);
     expect(toured.length).toBeGreaterThanOrEqual(3);

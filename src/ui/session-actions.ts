@@ -13,7 +13,7 @@ import { CHART_REDRAW_MS, intervalGate, oncePerFrame } from './redraw';
 import { RunClock } from './run-clock';
 import { CommandQueue } from './command-queue';
 import { checkDraft, isValid, useApp, type AppState, type Draft, type Theme } from './state';
-import { mergeTrees, treeRunsOf, type TreeRun } from './tree-state';
+import { mergeTrees, treeRunsOf, treeUnavailable, type TreeRun } from './tree-state';
 import { evidenceLargestDrop, largestDrop } from './charts/largest-drop';
 import type { PolicyTreeView } from '../core/env/policy-tree';
 
@@ -113,7 +113,7 @@ function openSession(plan: Plan): Promise<void> {
         if (session !== s) return;
         set({ backend });
         s.speed(get().speed);
-        if (plan.choice.executor === 'cpu') watchTrees();
+        if (treeUnavailable(plan.exp, plan.choice.executor) === null) watchTrees();
         resolve();
       },
       backend: (backend) => {
@@ -275,7 +275,7 @@ function turnTrees(records: TurnRecord[], done: number): PolicyTreeView[] {
   return out;
 }
 
-/** Ask the workers for the trees of the runs the tree panel draws (the CPU executor's; the others hold no table to draw). */
+/** Ask the workers for the trees of the runs the tree panel draws (each executor's worker sends those it owns). */
 export function watchTrees(): void {
   const s = get();
   if (!session || !s.plan) return;

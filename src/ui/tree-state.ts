@@ -1,9 +1,24 @@
 import type { Experiment } from '../core/config/resolve';
+import { needsMonteCarlo } from '../core/config/monte-carlo';
 import type { PolicyTreeView } from '../core/env/policy-tree';
+import { EXECUTOR_NAMES, type RunExecutor } from '../core/run/choose';
 
 // What the policy tree panel draws: which runs (one or two, side by side), in which context, and
 // the trees the workers last sent for them. The workers send only the watched runs' trees
-// (src/worker/session-host.ts, 'watch'), each bounded to the prefixes worth drawing.
+// (src/worker/session-host.ts, 'watch'), each bounded to the prefixes worth drawing: the CPU
+// executor from its tables, the tensor executor from the log-probabilities it reads back every
+// iteration (an MLP's at every prefix), the WebGPU executor from the logits it reads back with
+// every dispatch (tables only).
+
+/** Why no policy tree can be drawn for this experiment on `executor` (a sentence naming the executor), or null. */
+export function treeUnavailable(exp: Pick<Experiment, 'policy' | 'env'>, executor: RunExecutor): string | null {
+  if (exp.policy.kind !== 'mlp') return null;
+  if (needsMonteCarlo(exp.env))
+    return `No policy tree: this environment has too many sequences to enumerate, so the ${EXECUTOR_NAMES[executor]} executor samples them (J is a Monte-Carlo estimate) and no prefix has an exact value to draw.`;
+  if (executor === 'webgpu')
+    return 'No policy tree on the WebGPU executor for an MLP: the network stays on the GPU and only J and the metrics are read back, not π at every prefix. Run it on the tensor executor (executor: tensor) to see the tree.';
+  return null;
+}
 
 /** [algorithm index, seed index] of a run whose tree is drawn. */
 export type TreeRun = [number, number];

@@ -5,6 +5,7 @@ import { groupByShape } from '../exec/tensor/run-experiment';
 import { TensorShard } from '../exec/tensor/shard';
 import { applyHotValues } from '../core/run/changes';
 import { storageStride } from '../core/run/series';
+import { TreeWatch } from '../exec/host/tree-watch';
 import type { MakeSteppable } from './session-host';
 import { TURN_STEP_NEEDS_CPU } from './session-protocol';
 
@@ -27,6 +28,11 @@ export function makeTensorSteppable(select: (asked: BackendName | null) => Promi
       shards.forEach((s) => s.dispose());
       throw e;
     }
+    // the policy trees, from the log-probability tables each iteration reads back (an MLP's at every prefix);
+    // a Monte-Carlo shard has no table (the environment is too large to enumerate)
+    const tables = shards.flatMap((s) => (s instanceof TensorShard ? [s] : []));
+    const noFed = 'the tensor executor keeps no batch on the host to read it from';
+    const watches = tables.map((s) => new TreeWatch(s.pb, s.specs, noFed));
     return {
       series: shards.flatMap((s) => s.series),
       get iteration() {
@@ -46,6 +52,8 @@ export function makeTensorSteppable(select: (asked: BackendName | null) => Promi
         shards.forEach((s) => s.refreshHyper());
       },
       dispose: () => shards.forEach((s) => s.dispose()),
+      watch: (runs, context) => watches.forEach((w) => w.watch(runs, context)),
+      trees: () => watches.flatMap((w, i) => w.trees(tables[i].iteration, (r) => tables[i].runs[r].theta)),
     };
   };
 }

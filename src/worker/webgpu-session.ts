@@ -5,6 +5,7 @@ import { storageStride } from '../core/run/series';
 import { CpuShard } from '../exec/cpu/shard';
 import { acquireDevice, adapterName } from '../exec/webgpu/device';
 import { WebGpuShard } from '../exec/webgpu/shard';
+import { TreeWatch } from '../exec/host/tree-watch';
 import type { MakeSteppable } from './session-host';
 import { makeCpuSteppable } from './cpu-session';
 import { TURN_STEP_NEEDS_CPU } from './session-protocol';
@@ -47,11 +48,15 @@ export const makeWebGpuSteppable: MakeSteppable = async (config, specs) => {
     throw e;
   }
   let cpu: CpuShard | null = null;
+  // the policy trees (tables only), from the logits every read back brings along; the CPU executor's after a fallback
+  const trees = mlp ? null : new TreeWatch(shard.pb, specs, 'the WebGPU executor keeps its batch on the GPU');
+  let watching: { runs: [number, number][]; context: number } | null = null;
   let backend: BackendReport = { backend: 'webgpu', attempts: [], adapter: gpu.adapter, reason: `WGSL kernels on ${adapterName(gpu.adapter)}` };
   const fallBack = (why: string) => {
     const k = shard.iteration;
     if (mlp) throw new Error(`${why} at iteration ${k}; the CPU executor runs tabular policies only, so this MLP cannot go on there: run it again, or on executor "tensor"`);
     cpu = resumeOnCpu(shard, every);
+    if (watching) cpu.watch(watching.runs, watching.context);
     shard.dispose();
     backend = { backend: 'cpu', attempts: [{ backend: 'webgpu', ok: false, reason: why }], adapter: gpu.adapter, reason: `${why} at iteration ${k}; the CPU executor (float64) continued from there` };
   };
@@ -90,6 +95,14 @@ export const makeWebGpuSteppable: MakeSteppable = async (config, specs) => {
       shard.dispose();
       gpu.device.destroy();
     },
+    ...(trees && {
+      watch(runs: [number, number][], context: number) {
+        watching = { runs, context };
+        trees.watch(runs, context);
+        cpu?.watch(runs, context);
+      },
+      trees: () => (cpu ? cpu.trees() : trees.trees(shard.iteration, (r) => shard.runSnapshot(r).logits)),
+    }),
   };
 };
 

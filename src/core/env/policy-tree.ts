@@ -222,6 +222,8 @@ export interface PolicyTreeView {
   value: number[];
   best: number[];
   fed: (number | null)[];
+  /** Set where the executor keeps no batch to read the advantages fed from (then `fed` is all null): why. */
+  noFed?: string;
   flags: number[];
   hidden: number;
 }

@@ -39,7 +39,11 @@ export const CLAIM1: Lesson[] = [
     tour: [
       { text: 'Run it: two turns, an early 0.5 on one branch and a late 0.8 on the other.', target: 'run', action: 'run' },
       { text: 'J passes 0.5 (what the early reward alone would give) and settles at J* = 0.8 (dashed).', target: 'chart-return' },
-      { text: 'Turn 1\'s row of the heatmap: the probability of token 1, the way to 0.8, goes to 1.', target: 'chart-heatmap' },
+      {
+        text: 'Turn 1\'s row of the heatmap: the probability of token 1, the way to 0.8, goes to 1.',
+        standIn: 'The policy trees: turn 1\'s edge to token 1, the way to 0.8, is now the thick one (its probability near 1), and the node at its end is worth about 0.8.',
+        target: 'chart-heatmap',
+      },
     ],
     holdsUnder: standardVariants(true),
   },
@@ -93,7 +97,11 @@ export const CLAIM1: Lesson[] = [
     tour: [
       { text: 'Run it: REINFORCE and RLOO with exact gradients on the 5-turn lock.', target: 'run', action: 'run' },
       { text: 'J rises fast to just under 0.3 — the exit — and stays there, far from J* = 1.', target: 'chart-return' },
-      { text: 'Turn 1\'s code token is dark (4·10⁻⁴); the later turns barely move off 1/3.', target: 'chart-heatmap' },
+      {
+        text: 'Turn 1\'s code token is dark (4·10⁻⁴); the later turns barely move off 1/3.',
+        standIn: 'The policy trees: turn 1\'s thick edge goes to the exit (.300); the green path of the code starts with an edge of probability 4·10⁻⁴ (hover its node), and its later edges are barely thicker than at the start.',
+        target: 'chart-heatmap',
+      },
     ],
     holdsUnder: standardVariants(true),
   },

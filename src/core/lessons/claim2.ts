@@ -41,7 +41,11 @@ export const CLAIM2: Lesson[] = [
     tour: [
       { text: 'Run it: 512 random starts for PPO+GRAE and for the same PPO fed the exact advantage, with very large steps.', target: 'run', action: 'run' },
       { text: 'Claim 2\'s evidence lists the seeds whose J dropped: 13 for PPO+GRAE, none for its control. Select the verdict to see them on the charts.', target: 'claim-2' },
-      { text: 'The seed charts: the largest drop is seed 488, from 0.35 to 0.30 at iteration 1, before it climbs to J*.', target: 'chart-seeds' },
+      {
+        text: 'The seed charts: the largest drop is seed 488, from 0.35 to 0.30 at iteration 1, before it climbs to J*.',
+        standIn: 'The return chart shows the mean of 512 seeds, where one seed\'s fall hardly shows; the ▲ marks where some seed\'s J dropped (hover it for the count). The largest drop, seed 488 from 0.35 to 0.30 at iteration 1, is in the full explorer\'s seed charts.',
+        target: 'chart-seeds',
+      },
     ],
     holdsUnder: standardVariants(false),
   },
@@ -96,7 +100,11 @@ export const CLAIM2: Lesson[] = [
     look: 'chart-seeds',
     tour: [
       { text: 'Run it: sampled updates, 4 rollouts per group.', target: 'run', action: 'run' },
-      { text: 'The drops are real falls of the exact J, but the step that caused them came from 4 samples.', target: 'chart-seeds' },
+      {
+        text: 'The drops are real falls of the exact J, but the step that caused them came from 4 samples.',
+        standIn: 'The ▲ on the return chart marks where some seed\'s exact J fell (hover it for the count): real falls, but the step that caused them came from 4 samples.',
+        target: 'chart-seeds',
+      },
     ],
     holdsUnder: standardVariants(true),
   },

@@ -55,6 +55,7 @@ export const CLAIM3: Lesson[] = [
     tour: [
       {
         text: 'Nine algorithms start from the same uniform policy on the 5-turn lock: J = 0.10. The heatmaps show, turn by turn, the probability of the code\'s token.',
+        standIn: 'Nine algorithms start from the same uniform policy on the 5-turn lock: J = 0.10. In the trees, edge width = the token\'s probability (1/3 now), a column per turn; green: the code, orange: the exit.',
         target: 'chart-heatmap',
       },
       {
@@ -64,6 +65,7 @@ export const CLAIM3: Lesson[] = [
       },
       {
         text: 'Look at GRPO, GSPO and PPO+GAE: turns 2–5 are bright (0.999: they learned the code) and turn 1 is dark. Turn 1 left in the same update, and with it gone nothing reaches turns 2–5 any more.',
+        standIn: 'Look at GRPO\'s tree: on the green path turns 2–5 learned the code (thick edges, 0.999), but turn 1\'s thick edge goes to the orange exit. Turn 1 left in the same update, and with it gone nothing reaches turns 2–5 any more.',
         target: 'chart-heatmap',
       },
       {

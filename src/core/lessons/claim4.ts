@@ -46,6 +46,7 @@ export const CLAIM4: Lesson[] = [
     tour: [
       {
         text: 'Three copies of SeeUPO that differ only in the order of the turns. Each heatmap row is a turn; all start at 1/3 for the code\'s token, J = 0.10.',
+        standIn: 'Three copies of SeeUPO that differ only in the order of the turns; the trees show reverse and forward order. Each column is a turn; every edge starts at 1/3, J = 0.10.',
         target: 'chart-heatmap',
       },
       {
@@ -124,7 +125,11 @@ export const CLAIM4: Lesson[] = [
     tour: [
       { text: 'Run it: SeeUPO in reverse and forward order, GRPO and PPO+GAE at lr 24.', target: 'run', action: 'run' },
       { text: 'Every line ends at the 0.30 exit, reverse-order SeeUPO included.', target: 'chart-return' },
-      { text: 'SeeUPO\'s heatmap: after the first iteration turns 3–5 sit near 0.48 and turn 2 at 0.15, and turn 1\'s code token is 0.00.', target: 'chart-heatmap' },
+      {
+        text: 'SeeUPO\'s heatmap: after the first iteration turns 3–5 sit near 0.48 and turn 2 at 0.15, and turn 1\'s code token is 0.00.',
+        standIn: 'SeeUPO\'s tree: turn 1\'s thick edge goes to the orange exit, and the green path of the code carries no probability from its first edge on: reverse order did not get past the exit here.',
+        target: 'chart-heatmap',
+      },
     ],
     holdsUnder: [{ seed: 7 }, { seed: 11 }],
     band: {

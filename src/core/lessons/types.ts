@@ -9,6 +9,12 @@ export interface TourStep {
   text: string;
   /** What the step points at: a data-testid of the page ("run", "step", "step-turn", "chart-return", "chart-heatmap", …). */
   target?: string;
+  /**
+   * The text where the page shows the target's stand-in instead of the target (the classroom
+   * draws the policy tree in place of the credit-by-turn heatmaps, and the return chart in place
+   * of the seed charts): it must describe what is on screen there. Required for those two targets.
+   */
+  standIn?: string;
   /** The learner must press this before Next is enabled ("step": one iteration, "step-turn": one turn, "run": to the end). */
   action?: 'step' | 'step-turn' | 'run';
   /** How many presses of `action` the step asks for ("press Step one turn three more times": 3); 1 when absent. */

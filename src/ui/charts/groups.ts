@@ -56,6 +56,25 @@ export function groupLabel(labels: readonly string[], at: string, shown = 3): st
 }
 
 /**
+ * The longest form of a line's end label that is at most `maxWidth` wide: a group names fewer
+ * algorithms ("8 algorithms at 0.30: GRPO, …"), then none ("8 algorithms at 0.30"), then
+ * "8 at 0.30"; a lone line's label is cut short with "…". Null when not even the shortest fits.
+ * (The label's title keeps every name.)
+ */
+export function fitGroupLabel(labels: readonly string[], at: string, maxWidth: number, measure: (text: string) => number): string | null {
+  const forms: string[] = [];
+  if (labels.length === 1) {
+    const [label] = labels;
+    forms.push(label);
+    for (let n = label.length - 1; n >= 1; n--) forms.push(`${label.slice(0, n).trimEnd()}…`);
+  } else {
+    for (let k = Math.min(3, labels.length); k >= 1; k--) forms.push(groupLabel(labels, at, k));
+    forms.push(`${labels.length} algorithms at ${at}`, `${labels.length} at ${at}`);
+  }
+  return forms.find((t) => measure(t) <= maxWidth) ?? null;
+}
+
+/**
  * Label positions (pixels) at the lines' ends, pushed apart to at least `gap` pixels, top to
  * bottom, inside [top, bottom]. Returns the y of each input, in input order.
  */

@@ -37,12 +37,19 @@ function useFit(): { grid: React.RefObject<HTMLDivElement | null>; top: number; 
       const legend = card?.querySelector('.chart-legend')?.getBoundingClientRect().height ?? 60;
       const plot = Math.round(narrow ? 280 : Math.max(160, Math.min(640, top - head - legend - 28)));
       setFit((old) => (old.top === top && old.plot === plot ? old : { top, plot }));
+      // the tour's step ends at the window's bottom, its Next in view: its note scrolls within it (classroom.css)
+      const tour = el.querySelector('.classroom-tour');
+      const room = tour ? Math.floor(innerHeight - (tour.getBoundingClientRect().top + scrollY) - 8) : 0;
+      el.style.setProperty('--tour-room', narrow || room < 160 ? 'none' : `${room}px`);
     };
     measure();
     addEventListener('resize', measure);
     const ro = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
-    const legend = grid.current?.querySelector('.classroom-chart');
-    if (ro && legend) ro.observe(legend);
+    // the chart's legend and the tree's drawing set the top row's height, and so the tour's room
+    for (const sel of ['.classroom-chart', '.classroom-tree']) {
+      const box = grid.current?.querySelector(sel);
+      if (ro && box) ro.observe(box);
+    }
     return () => {
       removeEventListener('resize', measure);
       ro?.disconnect();

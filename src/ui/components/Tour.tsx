@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { ACTION_KEY, ACTION_TEXT, fillText, pressesSince } from '../tour';
 import { closeTour, currentLesson, tourBack, tourNext, useApp } from '../store';
 import { useLiveClaims } from './VerdictPanel';
 import { lessonVerdict } from '../../core/lessons/verdict';
+import { placeTag, type Rect, type TagPlace } from '../tour-tag';
 import './claims.css';
 
 // The lesson's guided tour: one numbered step at a time with Back and Next, an outline and an
@@ -21,14 +22,44 @@ interface Box {
 /** Where a step points when its target is not on the page: the policy tree shows each turn's probability on the optimal path, as the heatmaps do. */
 const STANDS_IN: Record<string, string> = { 'chart-heatmap': 'chart-tree', 'chart-seeds': 'chart-return' };
 
+/** The ring's margin around the element it points at. */
+const PAD = 6;
+
+/** The boxes on screen of the elements `selector` finds. */
+function boxesOf(selector: string): Rect[] {
+  const out: Rect[] = [];
+  for (const el of document.querySelectorAll(selector)) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < innerHeight) out.push({ left: r.left, top: r.top, width: r.width, height: r.height });
+  }
+  return out;
+}
+
+/** The page's controls and the tour's own panel (drawn over the tag): the tag covers none of them. */
+const CONTROLS = 'button, a[href], input, select, textarea, summary, [role="button"], .tour';
+/** Better left uncovered too: headings and progress bars. */
+const SOFT = '[role="progressbar"], progress, h1, h2, h3';
+
 const reduced = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 /** The step's target: marked (data-tour-target, outlined by CSS), scrolled into view once, and followed by a ring and arrow. */
-function Pointer({ target, label }: { target: string | undefined; label: string }) {
+function Pointer({ target, label, onStandIn, layout }: { target: string | undefined; label: string; onStandIn: (standIn: boolean) => void; layout: string }) {
   const [box, setBox] = useState<Box | null>(null);
-  useEffect(() => {
+  const tag = useRef<HTMLSpanElement>(null);
+  const [place, setPlace] = useState<TagPlace | null>(null);
+  // the tag beside the ring, off every control of the page (src/ui/tour-tag.ts); placed again with
+  // every look at the target, as controls and the tour's panel move and grow around it
+  const placeTagBy = useCallback((b: Box) => {
+    const size = tag.current?.getBoundingClientRect() ?? { width: 110, height: 28 };
+    const ring = { left: b.left - PAD, top: b.top - PAD, width: b.width + 2 * PAD, height: b.height + 2 * PAD };
+    const next = placeTag(ring, size, boxesOf(CONTROLS), { width: innerWidth, height: innerHeight }, boxesOf(SOFT));
+    setPlace((old) => (old && old.left === next.left && old.top === next.top && old.above === next.above ? old : next));
+  }, []);
+  // a layout effect: the step's text follows what is found (the target or its stand-in) before the first paint
+  useLayoutEffect(() => {
     if (!target) {
       setBox(null);
+      onStandIn(false);
       return;
     }
     let scrolled = false;
@@ -38,6 +69,7 @@ function Pointer({ target, label }: { target: string | undefined; label: string 
     const find = () => byId(target) ?? (STANDS_IN[target] ? byId(STANDS_IN[target]) : null);
     const update = () => {
       const el = find();
+      onStandIn(el !== null && el.getAttribute('data-testid') !== target);
       if (el !== marked) {
         marked?.removeAttribute('data-tour-target');
         marked = el;
@@ -53,6 +85,7 @@ function Pointer({ target, label }: { target: string | undefined; label: string 
       }
       const r = el.getBoundingClientRect();
       setBox((b) => (b && b.left === r.left && b.top === r.top && b.width === r.width && b.height === r.height ? b : { left: r.left, top: r.top, width: r.width, height: r.height }));
+      placeTagBy(r);
     };
     update();
     const timer = setInterval(update, 250);
@@ -64,14 +97,20 @@ function Pointer({ target, label }: { target: string | undefined; label: string 
       removeEventListener('resize', update);
       marked?.removeAttribute('data-tour-target');
     };
-  }, [target]);
+  }, [target, onStandIn, placeTagBy]);
+  // `layout` changes when the tour's panel does (its note, its action): the tag is placed again before the paint
+  useLayoutEffect(() => {
+    if (box) placeTagBy(box);
+  }, [box, placeTagBy, layout]);
   if (!box) return null;
-  const pad = 6;
-  const above = box.top > 40;
+  const above = place?.above ?? box.top > 40;
   return (
     <div className="tour-ring" data-testid="tour-pointer" data-target={target} aria-hidden="true"
-      style={{ left: box.left - pad, top: box.top - pad, width: box.width + 2 * pad, height: box.height + 2 * pad }}>
-      <span className={`tour-arrow ${above ? 'above' : 'below'}`}>{above ? `${label} ▼` : `▲ ${label}`}</span>
+      style={{ left: box.left - PAD, top: box.top - PAD, width: box.width + 2 * PAD, height: box.height + 2 * PAD }}>
+      <span ref={tag} className={`tour-arrow ${above ? 'above' : 'below'}`} data-testid="tour-tag"
+        style={place ? { left: place.left, top: place.top, bottom: 'auto', visibility: 'visible' } : { visibility: 'hidden' }}>
+        {above ? `${label} ▼` : `▲ ${label}`}
+      </span>
     </div>
   );
 }
@@ -86,6 +125,19 @@ export function Tour() {
   useApp((s) => s.version); // placeholders follow the numbers
   const claims = useLiveClaims();
   const panel = useRef<HTMLElement>(null);
+  const [standIn, setStandIn] = useState(false);
+  // the classroom gives the note what room is left: one squeezed below a line of text is marked and hidden (classroom.css)
+  const note = useRef<HTMLParagraphElement>(null);
+  const noteShown = Boolean(tour?.note);
+  useLayoutEffect(() => {
+    const el = note.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const check = () => el.toggleAttribute('data-clipped', el.clientHeight < parseFloat(getComputedStyle(el).fontSize) * 1.3);
+    check();
+    const ro = new ResizeObserver(check);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [noteShown]);
   const lesson = tour ? currentLesson() : null;
   const open = tour !== null;
   useEffect(() => {
@@ -97,7 +149,7 @@ export function Tour() {
   const n = lesson.tour.length;
   const last = tour.step === n - 1;
   const verdict = (claims && lessonVerdict(lesson, claims.claims)?.verdict) ?? null;
-  const text = fillText(step.text, { plan, live, iteration, verdict });
+  const text = fillText(standIn && step.standIn ? step.standIn : step.text, { plan, live, iteration, verdict });
   const keys = (e: KeyboardEvent<HTMLElement>) => {
     if (e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
     if (e.key === 'ArrowRight' && tour.done) tourNext();
@@ -128,7 +180,7 @@ export function Tour() {
             </li>
           ))}
         </ol>
-        <p className="tour-step" data-testid="tour-step" data-step={tour.step + 1} data-steps={n} data-done={tour.done} aria-live="polite">
+        <p className="tour-step" data-testid="tour-step" data-step={tour.step + 1} data-steps={n} data-done={tour.done} data-stand-in={standIn && step.standIn ? '1' : undefined} aria-live="polite">
           <span className="tour-num">{tour.step + 1}</span>
           {text}
         </p>
@@ -144,7 +196,7 @@ export function Tour() {
           </p>
         )}
         {tour.note && (
-          <p className="tour-note" data-testid="tour-note" role="status">
+          <p ref={note} className="tour-note" data-testid="tour-note" role="status">
             <strong>What just happened:</strong> {tour.note}
           </p>
         )}
@@ -161,7 +213,7 @@ export function Tour() {
           </button>
         </div>
       </aside>
-      <Pointer target={step.target} label={`step ${tour.step + 1}`} />
+      <Pointer target={step.target} label={`step ${tour.step + 1}`} onStandIn={setStandIn} layout={`${tour.step}:${tour.done}:${left}:${tour.note ?? ''}`} />
     </>
   );
 }

@@ -2,7 +2,10 @@ import { memo, useMemo, useRef } from 'react';
 import { buildTree, type Tree } from '../../../core/env/tree';
 import type { PolicyTreeView } from '../../../core/env/policy-tree';
 import { layoutTree, type LaidNode } from '../../charts/tree-layout';
-import { treeRunsOf, type TreeRun } from '../../tree-state';
+import { LINE_EM, placeTreeLabels } from '../../charts/tree-labels';
+import { measureFor } from '../../charts/text-measure';
+import { useTextFont } from './use-text-font';
+import { treeRunsOf, treeUnavailable, type TreeRun } from '../../tree-state';
 import { chooseTreeRuns, toggleTreeDetails, useApp } from '../../store';
 import { ChartExport } from './ChartExport';
 import { fmt3 } from './common';
@@ -35,29 +38,68 @@ function nodeTitle(n: LaidNode, view: PolicyTreeView, parentValue: number | null
   lines.push(`V^π = ${fmt3(view.value[i])}${n.depth > 0 ? ` = Q^π of its last token` : ''}`, `V* = ${fmt3(view.best[i])}`);
   if (parentValue !== null) lines.push(`advantage A^π = Q − V(parent) = ${sign(view.value[i] - parentValue)}`);
   const fed = view.fed[i];
-  if (n.depth > 0) lines.push(fed === null ? 'fed no advantage this iteration (no rollout took it)' : `advantage the algorithm fed it: ${sign(fed)}`);
+  if (n.depth > 0) lines.push(view.noFed ? `advantage fed: not shown (${view.noFed})` : fed === null ? 'fed no advantage this iteration (no rollout took it)' : `advantage the algorithm fed it: ${sign(fed)}`);
   if (n.optimal) lines.push('on the optimal path');
   if (n.exit) lines.push(`a safe exit: ${fmt3(view.value[i])} whatever follows`);
   if (n.folded) lines.push(`${n.below} prefixes below are hidden`);
   return lines.join('\n');
 }
 
+/** A node's value label, longest form first: the value with "exit" or "+n" (prefixes hidden below), then the value alone. */
+function labelForms(n: LaidNode, value: number): string[] {
+  const v = fmt3(value).replace(/^0\./, '.');
+  if (n.exit) return [`${v} exit`];
+  return n.folded ? [`${v} +${n.below}`, v] : [v];
+}
+
+/** A node's detail lines (V*, the advantage and the advantage fed), when the details are on. */
+function detailLines(n: LaidNode, view: PolicyTreeView, parentValue: number | null): string[] {
+  const i = n.i;
+  const fed = view.fed[i];
+  const out = [`V* ${fmt3(view.best[i])}`];
+  if (parentValue !== null) out.push(`A ${sign(view.value[i] - parentValue)}${fed === null ? '' : ` fed ${sign(fed)}`}`);
+  return out;
+}
+
 function TreeSvg({ tree, view, color, details, large, width, fitHeight }: { tree: Tree; view: PolicyTreeView; color: string; details: boolean; large: boolean; width: number; fitHeight?: number }) {
   const { nodes, rows } = useMemo(() => layoutTree(tree, view), [tree, view]);
-  const font = large ? 20 : 13;
+  const probe = useRef<SVGTextElement>(null);
+  const measured = useTextFont(probe);
+  // the labels' type: the drawn size (the classroom's CSS sets 20 px), measured once drawn
+  const font = measured?.font.size ?? (large ? 20 : 13);
+  const measure = measured?.measure ?? measureFor({ size: font, weight: '400', family: 'sans-serif' });
   const lines = details ? 3 : 1;
   const g: Geometry = { font, rowH: Math.round(font * (details ? 2.9 : 1.45)), top: Math.round(font * 1.5), left: 14, colW: 0, r: Math.round(font * 0.55) };
-  // a height to fit (the classroom's top row): rows as tight as 1.05 lines of type
+  // a height to fit (the classroom's top row): rows as tight as 1.05 lines of type (room for a label above a node two rows down)
   if (fitHeight !== undefined) g.rowH = Math.max(Math.round(font * (details ? 2.3 : 1.05)), Math.min(g.rowH, Math.floor((fitHeight - g.top - 4) / Math.max(1, rows))));
-  const labelW = font * (details ? 6.5 : 3.6);
-  g.colW = Math.max(font * 2.5, (width - g.left - labelW) / tree.N);
+  const parentValueOf = (n: LaidNode) => (n.parent === null ? null : view.value[nodes[n.parent].i]);
+  // room right of the last column for its labels, as wide as the widest of them
+  const lastLabels = nodes.filter((n) => n.depth === tree.N).map((n) => Math.max(measure(labelForms(n, view.value[n.i])[0]), ...(details ? detailLines(n, view, parentValueOf(n)).map(measure) : [])));
+  const labelW = Math.max(font * 2, ...lastLabels) + 3 + 2;
+  // at least the circles apart (a phone): labels that find no room beside a node move or are left off
+  g.colW = Math.max(2 * g.r + 8, (width - g.left - 2 * g.r - labelW) / tree.N);
   const height = g.top + Math.max(1, rows) * g.rowH + 4;
   const x = (depth: number) => g.left + g.r + depth * g.colW;
   const y = (row: number) => g.top + row * g.rowH + g.rowH / 2 - (lines - 1) * font * 0.5;
+  const labels = placeTreeLabels(
+    nodes.map((n) => ({
+      cx: x(n.depth),
+      cy: y(n.row),
+      r: g.r,
+      forms: labelForms(n, view.value[n.i]),
+      extra: details ? detailLines(n, view, parentValueOf(n)) : [],
+      priority: (n.optimal ? 4 : 0) + (n.exit ? 2 : 0) + view.reach[n.i],
+    })),
+    measure,
+    font,
+    lines,
+    { x0: 0, y0: font * 1.1, x1: width, y1: height },
+  );
   const updated = view.turn;
   const bands = updated === null ? [] : updated < 0 ? Array.from({ length: tree.T }, (_, t) => t) : [updated];
   return (
     <svg className="tree-svg" width={width} height={height} role="img" aria-label={`Policy tree: ${nodes.length} prefixes shown, ${view.hidden} hidden`}>
+      <text ref={probe} className="tree-label" aria-hidden="true" visibility="hidden" fontSize={large ? 20 : 13} />
       {bands.map((t) => (
         <rect key={`band${t}`} className="tree-band" x={x(t * tree.L)} y={0} width={x((t + 1) * tree.L) - x(t * tree.L)} height={height} />
       ))}
@@ -82,10 +124,10 @@ function TreeSvg({ tree, view, color, details, large, width, fitHeight }: { tree
       <g className="tree-nodes">
         {nodes.map((n) => {
           const i = n.i;
-          const parentValue = n.parent === null ? null : view.value[nodes[n.parent].i];
+          const parentValue = parentValueOf(n);
           const cx = x(n.depth), cy = y(n.row);
           const token = n.depth === 0 ? 'x' : String(n.tokens[n.depth - 1]);
-          const fed = view.fed[i];
+          const label = labels[n.i];
           return (
             <g key={n.prefix} className={`tree-node${n.optimal ? ' optimal' : ''}${n.exit ? ' exit' : ''}${n.folded ? ' folded' : ''}`} data-testid="tree-node"
               data-prefix={n.prefix} data-turn={n.turn} data-prob={String(view.prob[i])} data-value={String(view.value[i])} data-reach={String(view.reach[i])}
@@ -93,15 +135,16 @@ function TreeSvg({ tree, view, color, details, large, width, fitHeight }: { tree
               <title>{nodeTitle(n, view, parentValue)}</title>
               <circle cx={cx} cy={cy} r={g.r} />
               <text className="tree-token" x={cx} y={cy} dy="0.35em" textAnchor="middle" fontSize={font * 0.85}>{token}</text>
-              <text className="tree-label" x={cx + g.r + 3} y={cy} dy="0.35em" fontSize={font}>
-                {fmt3(view.value[i]).replace(/^0\./, '.')}
-                {n.exit ? ' exit' : ''}
-                {n.folded && !n.exit ? ` +${n.below}` : ''}
-              </text>
-              {details && (
-                <text className="tree-detail" x={cx + g.r + 3} y={cy + font * 1.05} dy="0.35em" fontSize={font}>
-                  <tspan>{`V* ${fmt3(view.best[i])}`}</tspan>
-                  {parentValue !== null && <tspan x={cx + g.r + 3} dy="1.05em">{`A ${sign(view.value[i] - parentValue)}${fed === null ? '' : ` fed ${sign(fed)}`}`}</tspan>}
+              {label && (
+                <text className="tree-label" x={label.x} y={label.y} dy="0.35em" textAnchor={label.anchor} fontSize={font}>
+                  {label.text}
+                </text>
+              )}
+              {label && details && (
+                <text className="tree-detail" x={label.x} y={label.y + font * LINE_EM} dy="0.35em" textAnchor={label.anchor} fontSize={font}>
+                  {detailLines(n, view, parentValue).map((line, k) => (
+                    <tspan key={k} x={label.x} dy={k === 0 ? undefined : `${LINE_EM}em`}>{line}</tspan>
+                  ))}
                 </text>
               )}
             </g>
@@ -147,7 +190,7 @@ function OneTree({ tree, run, index, runs, large, fitHeight }: { tree: Tree; run
       <div className="tree-head">
         <span className="swatch" style={{ background: line.color }} />
         <RunPicker index={index} runs={runs} />
-        <span className="tree-when" data-testid={`tree-when-${index}`}>{when}</span>
+        <span className="tree-when" data-testid={`tree-when-${index}`} title={when}>{when}</span>
       </div>
       <div ref={ref} className="tree-canvas">
         {view && width > 0 ? <TreeSvg tree={tree} view={view} color={line.color} details={details} large={large} width={width} fitHeight={fitHeight} /> : <p className="muted tree-empty">Press Step or Run: the tree fills in from the first iteration.</p>}
@@ -164,13 +207,6 @@ function OneTree({ tree, run, index, runs, large, fitHeight }: { tree: Tree; run
 /** The card's height besides the drawing in the classroom: the run pickers' row and padding (its title is hidden there). */
 const TREE_CARD_EXTRA = 60;
 
-/** Why this experiment has no tree to draw, or null. */
-function treeBlocked(executor: string, tabular: boolean): string | null {
-  if (!tabular) return 'The policy tree draws a table of probabilities; an MLP policy has none to draw.';
-  if (executor !== 'cpu') return 'The policy tree is drawn from the CPU executor’s tables; this experiment runs on another executor.';
-  return null;
-}
-
 /** `fitHeight`: the card's height to fit (the classroom layout), rows drawn tighter to fit it. */
 export const PolicyTree = memo(function PolicyTree({ large = false, fitHeight }: { large?: boolean; fitHeight?: number }) {
   const plan = useApp((s) => s.plan);
@@ -181,7 +217,7 @@ export const PolicyTree = memo(function PolicyTree({ large = false, fitHeight }:
   const tree = useMemo(() => (env ? buildTree(env) : null), [env]);
   if (!plan || !tree) return null;
   const runs = treeRunsOf(plan.exp, chosen);
-  const blocked = treeBlocked(plan.choice.executor, plan.exp.policy.kind === 'tabular');
+  const blocked = treeUnavailable(plan.exp, plan.choice.executor);
   return (
     <figure className={`card chart chart-tree${large ? ' large' : ''}`} data-testid="chart-tree">
       <figcaption className="chart-head">
@@ -190,7 +226,7 @@ export const PolicyTree = memo(function PolicyTree({ large = false, fitHeight }:
         <p className="muted">Edge width = π(token | prefix); each node shows V^π, the expected return from there. Green: the optimal path; orange: the safe exit.</p>
       </figcaption>
       {blocked ? (
-        <p className="muted" data-testid="tree-blocked">{blocked}</p>
+        <p className="muted tree-blocked" data-testid="tree-blocked" data-executor={plan.choice.executor}>{blocked}</p>
       ) : (
         <>
           <div className="tree-tools">
