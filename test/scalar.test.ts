@@ -42,10 +42,10 @@ describe('bench/scalar', () => {
       return { m, se: Math.sqrt(v / xs.length) };
     };
     scalar.exp.algorithms.forEach((a, i) => {
-      const s = stats(scalar.series.filter((r) => r.algoIndex === i).map((r) => r.J[60]));
+      const s = stats(scalar.runs.filter((r) => r.algoIndex === i).map((r) => r.final));
       const e = stats(engine.algorithms[i].runs.map((r) => r.J[60]!));
       expect(Math.abs(s.m - e.m), `${a.id}: scalar ${s.m.toFixed(4)} ± ${s.se.toFixed(4)}, engine ${e.m.toFixed(4)} ± ${e.se.toFixed(4)}`).toBeLessThan(4 * Math.hypot(s.se, e.se) + 1e-3);
-      expect(s.m - scalar.series.find((r) => r.algoIndex === i)!.J[0], `${a.id} learns`).toBeGreaterThan(0.02);
+      expect(s.m - scalar.runs.find((r) => r.algoIndex === i)!.J0, `${a.id} learns`).toBeGreaterThan(0.02);
     });
     const lines = summaryLines(scalar);
     expect(lines).toHaveLength(4);

@@ -48,7 +48,11 @@ export function standardized(xs: number[]): number[] {
 
 /** The advantage fed to token k of rollout i: γ^(T−t) · Â_i, t the token's turn (1-based). */
 export function tokenAdvantages(adv: number[], tree: Tree, gamma: number): number[][] {
-  return adv.map((a) => Array.from({ length: tree.N }, (_, k) => Math.pow(gamma, tree.T - 1 - Math.floor(k / tree.L)) * a));
+  return adv.map((a) => {
+    const row: number[] = [];
+    for (let k = 0; k < tree.N; k++) row.push(Math.pow(gamma, tree.T - 1 - Math.floor(k / tree.L)) * a);
+    return row;
+  });
 }
 
 /**

@@ -25,20 +25,37 @@ export function clonePolicy(p: TabularPolicy): TabularPolicy {
 }
 
 export function softmax(row: number[]): number[] {
-  const m = Math.max(...row);
-  const e = row.map((v) => Math.exp(v - m));
-  const s = e.reduce((a, b) => a + b, 0);
-  return e.map((v) => v / s);
+  let m = -Infinity;
+  for (const v of row) if (v > m) m = v;
+  const e: number[] = [];
+  let s = 0;
+  for (const v of row) {
+    const x = Math.exp(v - m);
+    e.push(x);
+    s += x;
+  }
+  for (let a = 0; a < e.length; a++) e[a] /= s;
+  return e;
 }
 
-export function logSoftmax(row: number[]): number[] {
-  const m = Math.max(...row);
-  const lz = m + Math.log(row.reduce((s, v) => s + Math.exp(v - m), 0));
-  return row.map((v) => v - lz);
+/** log Σ_a exp(row[a]), shifted by the maximum. */
+export function logNormalizer(row: number[]): number {
+  let m = -Infinity;
+  for (const v of row) if (v > m) m = v;
+  let s = 0;
+  for (const v of row) s += Math.exp(v - m);
+  return m + Math.log(s);
 }
 
 export function logProb(row: number[], a: number): number {
-  return logSoftmax(row)[a];
+  return row[a] - logNormalizer(row);
+}
+
+/** [0, 1, …, n − 1]. */
+export function range(n: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(i);
+  return out;
 }
 
 /** Node id of (context, token position, prefix index) and the turn (0-based) of a node. */
@@ -68,9 +85,12 @@ export function gradNorm(grad: number[][]): number {
 
 /** KL(old ‖ new) at one node. */
 export function nodeKl(oldRow: number[], newRow: number[]): number {
-  const lp = logSoftmax(oldRow);
-  const lq = logSoftmax(newRow);
+  const lzOld = logNormalizer(oldRow);
+  const lzNew = logNormalizer(newRow);
   let kl = 0;
-  for (let a = 0; a < lp.length; a++) if (lp[a] > -Infinity) kl += Math.exp(lp[a]) * (lp[a] - lq[a]);
+  for (let a = 0; a < oldRow.length; a++) {
+    const lp = oldRow[a] - lzOld;
+    if (lp > -Infinity) kl += Math.exp(lp) * (lp - (newRow[a] - lzNew));
+  }
   return kl;
 }

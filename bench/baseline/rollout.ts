@@ -2,7 +2,7 @@
 
 import type { Env } from '../../src/core/env/types';
 import type { Tree } from '../../src/core/env/tree';
-import { logProb, nodeId, softmax, type TabularPolicy } from './policy';
+import { logProb, nodeId, range, softmax, type TabularPolicy } from './policy';
 import { shuffled, type Prng } from './prng';
 
 export interface Rollout {
@@ -47,7 +47,7 @@ export function sampleRollout(env: Env, tree: Tree, policy: TabularPolicy, x: nu
 
 /** B distinct contexts (all of them when B = contexts), G rollouts each. */
 export function sampleBatch(env: Env, tree: Tree, policy: TabularPolicy, G: number, rng: Prng): Rollout[] {
-  const all = Array.from({ length: env.contexts }, (_, x) => x);
+  const all = range(env.contexts);
   const contexts = env.contextsPerBatch < env.contexts ? shuffled(all, rng).slice(0, env.contextsPerBatch) : all;
   const batch: Rollout[] = [];
   contexts.forEach((x, g) => {

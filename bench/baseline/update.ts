@@ -3,7 +3,7 @@
 
 import type { AlgorithmRecord } from '../../src/core/algo/records';
 import type { Tree } from '../../src/core/env/tree';
-import { addGradLogProb, logProb, turnOfNode, zerosLike, type TabularPolicy } from './policy';
+import { addGradLogProb, logProb, range, turnOfNode, zerosLike, type TabularPolicy } from './policy';
 import { shuffled, type Prng } from './prng';
 import type { Rollout } from './rollout';
 
@@ -111,7 +111,7 @@ export function reinforceUpdate(u: UpdateInput, pg: number[][]): void {
 
 /** PPO/GRPO (token ratios) or GSPO (one geometric-mean ratio per rollout), all turns at once. */
 export function ppuUpdate(u: UpdateInput): void {
-  const all = Array.from({ length: u.policy.tree.N }, (_, k) => k);
+  const all = range(u.policy.tree.N);
   runEpochs(u, -1, (i) =>
     u.algo.ratio === 'token'
       ? u.advTok[i].map((A, k) => ({ ks: [k], A, kind: 'token' as const }))
@@ -123,10 +123,10 @@ export function ppuUpdate(u: UpdateInput): void {
 export function sequentialUpdate(u: UpdateInput): void {
   const { T, L } = u.policy.tree;
   const { order, turnRatio, mCorrection, mClip } = u.algo;
-  const turns = Array.from({ length: T }, (_, t) => (order === 'reverse' ? T - 1 - t : t));
+  const turns = range(T).map((t) => (order === 'reverse' ? T - 1 - t : t));
   const M = new Array<number>(u.batch.length).fill(1);
   for (const t of order === 'random' ? shuffled(turns, u.rng) : turns) {
-    const ks = Array.from({ length: L }, (_, j) => t * L + j);
+    const ks = range(L).map((j) => t * L + j);
     runEpochs(u, t, (i) => [{ ks, A: u.advTok[i][t * L] * M[i], kind: turnRatio }]);
     if (!mCorrection) continue;
     u.batch.forEach((r, i) => {

@@ -125,10 +125,21 @@ export function makeEvalScratch(tree: Tree): EvalScratch {
   return { reach: new Float64Array(tree.nodesPerContext) };
 }
 
+/** Entropy −Σ_a π(a) log π(a) of the V probabilities at probs[o..o+V) (nats). */
+export function nodeEntropy(probs: Float64Array, o: number, V: number): number {
+  let h = 0;
+  for (let a = 0; a < V; a++) {
+    const pa = probs[o + a];
+    if (pa > 0) h -= pa * Math.log(pa);
+  }
+  return h;
+}
+
 /**
  * Exact J (docs/math.md, "Environments"), entropy and optimal-action probabilities of a policy
  * given as a table of per-node probabilities (contexts · nodes · V; shared: nodes · V), by one
- * pass down the tree.
+ * pass down the tree. `entropies`, when given, holds nodeEntropy of every node of the table
+ * (an executor that keeps them across iterations recomputes only the nodes that moved).
  */
 export function evaluatePolicy(
   env: Env,
@@ -137,6 +148,7 @@ export function evaluatePolicy(
   probs: Float64Array,
   scratch: EvalScratch,
   out: PolicyValue,
+  entropies: Float64Array | null = null,
 ): PolicyValue {
   const { V, N, L, T, nodesPerContext: nodes, offset, sequences: S } = tree;
   const reach = scratch.reach;
@@ -161,12 +173,7 @@ export function evaluatePolicy(
       for (let n = offset[p]; n < offset[p + 1]; n++) {
         const r = reach[n];
         const o = (base + n) * V;
-        let h = 0;
-        for (let a = 0; a < V; a++) {
-          const pa = probs[o + a];
-          if (pa > 0) h -= pa * Math.log(pa);
-        }
-        hx += r * h;
+        hx += r * (entropies ? entropies[base + n] : nodeEntropy(probs, o, V));
         const q = n - offset[p];
         if (last) {
           for (let a = 0; a < V; a++) {

@@ -158,19 +158,26 @@ export function recordUpdate(s: RunSeries, run: { diverged: number | null }, k: 
     markDiverged(s, run, k + 1);
     return false;
   }
-  putUpdate(s, 'kl', k, u.kl);
-  putUpdate(s, 'clipFraction', k, u.clipFraction);
-  putUpdate(s, 'zeroVarianceGroups', k, u.zeroVarianceGroups);
-  putUpdate(s, 'gradNorm', k, u.gradNorm);
+  // putUpdate for each, with the slot found once and the arrays named (no keyed access per metric)
+  const j = slotOf(k, s.iterations - 1, s.every);
+  if (j < 0) return true;
+  s.kl[j] = u.kl;
+  s.clipFraction[j] = u.clipFraction;
+  s.zeroVarianceGroups[j] = u.zeroVarianceGroups;
+  s.gradNorm[j] = u.gradNorm;
   return true;
 }
 
 /** Whether every number of an evaluation is finite (J, entropy, optimal-token probabilities, per-context J, J_γ where given). */
 export function evaluationFinite(v: { J: number; entropy: number; optimalProb: ArrayLike<number>; Jcontext?: ArrayLike<number>; Jgamma?: number }): boolean {
-  if (!Number.isFinite(v.J) || !Number.isFinite(v.entropy)) return false;
-  if (v.Jgamma !== undefined && !Number.isFinite(v.Jgamma)) return false;
-  for (let t = 0; t < v.optimalProb.length; t++) if (!Number.isFinite(v.optimalProb[t])) return false;
-  if (v.Jcontext) for (let x = 0; x < v.Jcontext.length; x++) if (!Number.isFinite(v.Jcontext[x])) return false;
+  return finiteEvaluation(v.J, v.entropy, v.optimalProb, v.Jcontext, v.Jgamma);
+}
+
+function finiteEvaluation(J: number, entropy: number, optimalProb: ArrayLike<number>, Jcontext: ArrayLike<number> | undefined, Jgamma: number | undefined): boolean {
+  if (!Number.isFinite(J) || !Number.isFinite(entropy)) return false;
+  if (Jgamma !== undefined && !Number.isFinite(Jgamma)) return false;
+  for (let t = 0; t < optimalProb.length; t++) if (!Number.isFinite(optimalProb[t])) return false;
+  if (Jcontext) for (let x = 0; x < Jcontext.length; x++) if (!Number.isFinite(Jcontext[x])) return false;
   return true;
 }
 
@@ -186,7 +193,7 @@ export function recordEvaluation(
   k: number,
   v: { J: number; entropy: number; optimalProb: ArrayLike<number>; Jcontext?: ArrayLike<number>; Jgamma?: number },
 ): void {
-  if (!evaluationFinite({ J: v.J, entropy: v.entropy, optimalProb: v.optimalProb, Jcontext: s.Jcontext.length > 0 ? v.Jcontext : undefined, Jgamma: s.Jgamma ? v.Jgamma : undefined })) {
+  if (!finiteEvaluation(v.J, v.entropy, v.optimalProb, s.Jcontext.length > 0 ? v.Jcontext : undefined, s.Jgamma ? v.Jgamma : undefined)) {
     markDiverged(s, run, k);
     return;
   }

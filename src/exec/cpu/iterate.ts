@@ -1,10 +1,10 @@
 import { evaluatePolicy, softmaxTable } from '../../core/env/exact';
 import type { Problem } from '../host/problem';
-import { computeAdvantages, sampleRollouts, weighEnumeration } from '../host/rollouts';
+import { computeAdvantages, sampleRollouts, weighEnumeration, type PolicyTables } from '../host/rollouts';
 import { policyGradient, ppuUpdate, reinforceUpdate, sequentialUpdate, type UpdateStats } from './rules';
 import type { Scratch } from '../host/scratch';
 import type { RunState } from '../host/state';
-import { clearGradient, nodeKl, refreshLogZ } from '../host/tabular';
+import { clearGradient, nodeKlOld, refreshStaleLogZ } from '../host/tabular';
 
 export interface StepMetrics {
   kl: number;
@@ -33,18 +33,26 @@ export interface StepMetrics {
 // non-finite gradient entry makes a probed value non-finite (∞·0 and NaN stay NaN). A −∞ logit
 // (a probability of exactly 0, invisible to J) is caught here too.
 
+/** The clip statistics of the iteration being stepped, reused (read into `out` before iterate returns). */
+const clipStats: UpdateStats = { clipNum: 0, clipDen: 0 };
+
 /**
  * One iteration of docs/math.md "One iteration" for one tabular run: rollouts, advantages, update.
  * `onTurn` (sequential rules) is called after each turn's update, with the turn just updated.
+ * `known`: the run's softmax at its current θ, where the executor keeps it (sampleRollouts).
  */
-export function iterate(pb: Problem, run: RunState, sc: Scratch, out: StepMetrics, onTurn?: (turn: number) => void): void {
+export function iterate(pb: Problem, run: RunState, sc: Scratch, out: StepMetrics, onTurn?: (turn: number) => void, known: PolicyTables | null = null): void {
   sc.probe = 0;
   if (pb.exact) weighEnumeration(pb, run, sc);
-  else sampleRollouts(pb, run, sc);
+  else sampleRollouts(pb, run, sc, known);
+  sc.freshTurns = (1 << pb.tree.T) - 1; // θ = θ_old at every node (rules.ts, clippedStep)
+  sc.iterationStamp++; // no logZ entry is current, no node has moved yet
   const b = sc.batch;
   out.zeroVarianceGroups = computeAdvantages(pb, run, sc);
   out.gradNorm = policyGradient(pb, run, sc);
-  const stats: UpdateStats = { clipNum: 0, clipDen: 0 };
+  const stats = clipStats;
+  stats.clipNum = 0;
+  stats.clipDen = 0;
   switch (run.algo.rule) {
     case 'reinforce':
       reinforceUpdate(pb, run, sc);
@@ -68,10 +76,11 @@ export function iterate(pb: Problem, run: RunState, sc: Scratch, out: StepMetric
 function visitKl(pb: Problem, run: RunState, sc: Scratch): number {
   const b = sc.batch;
   const { V, N } = pb.tree;
-  refreshLogZ(run.theta, V, b.nodes, 0, b.nNodes, sc.logZ);
+  // logZ at the final θ: entries computed since their node last moved are current already
+  refreshStaleLogZ(run.theta, V, b.nodes, 0, b.nNodes, sc);
   for (let j = 0; j < b.nNodes; j++) {
     const n = b.nodes[j];
-    sc.klNode[n] = nodeKl(sc.thetaOld, sc.logZOld[n], run.theta, sc.logZ[n], n * V, V);
+    sc.klNode[n] = nodeKlOld(sc.probsOld, sc.thetaOld, sc.logZOld[n], run.theta, sc.logZ[n], n * V, V);
   }
   let kl = 0;
   for (let i = 0; i < b.n; i++) {

@@ -1,11 +1,11 @@
 import { algorithmLr } from '../../core/algo/records';
-import { optimizerStep } from '../host/optimizer';
+import { finishAndStepSgd, optimizerStep } from '../host/optimizer';
 import type { Problem } from '../host/problem';
 import { criticStep } from '../host/rollouts';
 import type { Scratch } from '../host/scratch';
 import type { RunState } from '../host/state';
 import { walkIteration, type StepView } from '../host/schedule';
-import { finishGradient, refreshLogZ } from '../host/tabular';
+import { clearGradient, finishGradient, finishGradientOld, markMoved, refreshStaleLogZ } from '../host/tabular';
 
 // The update rules of docs/math.md "Update rules" on a tabular policy. Every surrogate is scaled so that
 // its gradient at θ = θ_old is the policy gradient (1/(B·G)) Σ_i Σ_tok Â_i,tok ∇log π(tok).
@@ -40,6 +40,9 @@ export const runLr = (pb: Problem, run: RunState): number => algorithmLr(run.alg
 /** The critic's learning rate: criticLr, else the run's learning rate. */
 const criticLr = (pb: Problem, run: RunState): number => run.algo.criticLr ?? runLr(pb, run);
 
+/** The bit of turn t in Scratch.freshTurns, or every turn's bits for t = −1. */
+const turnBits = (pb: Problem, t: number): number => (t < 0 ? (1 << pb.tree.T) - 1 : 1 << t);
+
 /** Visited nodes of a turn (−1: all) are sc.batch.nodes[nodesFrom .. nodesTo). */
 const nodesFrom = (sc: Scratch, turn: number) => (turn < 0 ? 0 : sc.batch.turnStart[turn]);
 const nodesTo = (sc: Scratch, turn: number) => (turn < 0 ? sc.batch.nNodes : sc.batch.turnStart[turn + 1]);
@@ -56,72 +59,116 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
   const eps = run.algo.clip;
   const n0 = nodesFrom(sc, term.turn);
   const n1 = nodesTo(sc, term.turn);
-  refreshLogZ(theta, V, b.nodes, n0, n1, sc.logZ);
-  for (let c = c0; c < c1; c++) {
-    const i = sc.perm[c];
-    const w = b.weight[i] * chunkScale;
-    if (w === 0) continue;
-    const M = term.M ? term.M[i] : 1;
-    if (term.ratio === 'token') {
+  // locals, so the loops below read the arrays without reloading them from their objects
+  const { node, tok, logpOld, weight } = b;
+  const { logZ, grad, gsum, perm } = sc;
+  const M = term.M;
+  // the first step on these nodes in this iteration finds θ_old there: logZOld and probsOld are current
+  const fresh = (sc.freshTurns & turnBits(pb, term.turn)) !== 0;
+  if (fresh)
+    for (let j = n0; j < n1; j++) {
+      logZ[b.nodes[j]] = sc.logZOld[b.nodes[j]];
+      sc.logZAt[b.nodes[j]] = sc.iterationStamp;
+    }
+  // nodes the previous step left where they were (every gradient entry 0) keep their logZ
+  else refreshStaleLogZ(theta, V, b.nodes, n0, n1, sc);
+  let clipNum = stats.clipNum;
+  let clipDen = stats.clipDen;
+  if (term.ratio === 'token') {
+    const advTok = b.advTok;
+    for (let c = c0; c < c1; c++) {
+      const i = perm[c];
+      const w = weight[i] * chunkScale;
+      if (w === 0) continue;
+      const Mi = M ? M[i] : 1;
       for (let k = term.k0; k < term.k1; k++) {
         const j = i * N + k;
-        const n = b.node[j];
-        const ratio = Math.exp(theta[n * V + b.tok[j]] - sc.logZ[n] - b.logpOld[j]);
-        const A = b.advTok[j] * M;
+        const n = node[j];
+        const g = n * V + tok[j];
+        const d = theta[g] - logZ[n] - logpOld[j];
+        const ratio = d === 0 ? 1 : Math.exp(d); // exp(±0) is exactly 1: the first step on a turn (θ = θ_old) costs no exp
+        const A = advTok[j] * Mi;
         const clipped = Math.min(Math.max(ratio, 1 - eps), 1 + eps);
-        stats.clipDen += w;
-        if (Math.abs(ratio - 1) > eps) stats.clipNum += w;
+        clipDen += w;
+        if (Math.abs(ratio - 1) > eps) clipNum += w;
         if (ratio * A <= clipped * A) {
-          sc.grad[n * V + b.tok[j]] += w * A * ratio;
-          sc.gsum[n] += w * A * ratio;
+          grad[g] += w * A * ratio;
+          gsum[n] += w * A * ratio;
         }
       }
-      continue;
     }
-    let logRatio = 0;
-    for (let k = term.k0; k < term.k1; k++) {
-      const j = i * N + k;
-      logRatio += theta[b.node[j] * V + b.tok[j]] - sc.logZ[b.node[j]] - b.logpOld[j];
-    }
-    const ratio = Math.exp(term.ratio === 'geomean' ? logRatio / (term.k1 - term.k0) : logRatio);
-    const A = term.advantage[i * term.stride + term.offset] * M;
-    const clipped = Math.min(Math.max(ratio, 1 - eps), 1 + eps);
-    stats.clipDen += w;
-    if (Math.abs(ratio - 1) > eps) stats.clipNum += w;
-    if (ratio * A <= clipped * A) {
-      const coef = w * A * ratio;
-      for (let k = term.k0; k < term.k1; k++) {
+  } else {
+    const { k0, k1, advantage, stride, offset } = term;
+    const geomean = term.ratio === 'geomean';
+    for (let c = c0; c < c1; c++) {
+      const i = perm[c];
+      const w = weight[i] * chunkScale;
+      if (w === 0) continue;
+      const Mi = M ? M[i] : 1;
+      let logRatio = 0;
+      for (let k = k0; k < k1; k++) {
         const j = i * N + k;
-        sc.grad[b.node[j] * V + b.tok[j]] += coef;
-        sc.gsum[b.node[j]] += coef;
+        logRatio += theta[node[j] * V + tok[j]] - logZ[node[j]] - logpOld[j];
+      }
+      const ratio = logRatio === 0 ? 1 : Math.exp(geomean ? logRatio / (k1 - k0) : logRatio); // exp(±0) = 1, as above
+      const A = advantage[i * stride + offset] * Mi;
+      const clipped = Math.min(Math.max(ratio, 1 - eps), 1 + eps);
+      clipDen += w;
+      if (Math.abs(ratio - 1) > eps) clipNum += w;
+      if (ratio * A <= clipped * A) {
+        const coef = w * A * ratio;
+        for (let k = k0; k < k1; k++) {
+          const j = i * N + k;
+          grad[node[j] * V + tok[j]] += coef;
+          gsum[node[j]] += coef;
+        }
       }
     }
   }
-  finishGradient(theta, V, sc.logZ, sc.grad, sc.gsum, b.nodes, n0, n1);
-  sc.probe += optimizerStep(pb, pb.exp.optimizer.kind, runLr(pb, run), theta, sc.grad, run.opt, term.turn, b.nodes, n0, n1);
-  for (let j = n0; j < n1; j++) sc.grad.fill(0, b.nodes[j] * V, b.nodes[j] * V + V);
+  stats.clipNum = clipNum;
+  stats.clipDen = clipDen;
+  if (pb.exp.optimizer.kind === 'sgd') sc.probe += finishAndStepSgd(V, runLr(pb, run), theta, grad, gsum, fresh ? sc.probsOld : null, logZ, b.nodes, n0, n1, sc);
+  else {
+    if (fresh) finishGradientOld(sc.probsOld, V, grad, gsum, b.nodes, n0, n1);
+    else finishGradient(theta, V, logZ, grad, gsum, b.nodes, n0, n1);
+    sc.probe += optimizerStep(pb, pb.exp.optimizer.kind, runLr(pb, run), theta, grad, run.opt, term.turn, b.nodes, n0, n1);
+    clearGradient(grad, V, b.nodes, n0, n1);
+    markMoved(b.nodes, n0, n1, sc); // Adam moves every parameter in scope
+  }
+  sc.freshTurns &= ~turnBits(pb, term.turn);
 }
 
 /** REINFORCE: one step along Σ_tok Â·∇log π(tok); the gradient is already in sc.grad (policyGradient). */
 export function reinforceUpdate(pb: Problem, run: RunState, sc: Scratch): void {
   const b = sc.batch;
   sc.probe += optimizerStep(pb, pb.exp.optimizer.kind, runLr(pb, run), run.theta, sc.grad, run.opt, -1, b.nodes, 0, b.nNodes);
+  markMoved(b.nodes, 0, b.nNodes, sc);
   criticStep(pb, run, sc, criticLr(pb, run));
 }
 
+/** The one Term every step fills (clippedStep reads it at once): no object per step. */
+const stepTerm: Term = { k0: 0, k1: 0, ratio: 'token', advantage: new Float64Array(0), stride: 1, offset: 0, M: null, turn: -1 };
+
 /** The clipped objective a planned step takes (host/schedule.ts), on this executor's batch. */
 function termOf(s: Readonly<StepView>, b: Scratch['batch'], N: number, M: Float64Array | null): Term {
-  const ratio = !s.grouped ? 'token' : s.geo !== 1 ? 'geomean' : 'product';
-  return s.advFrom === 'adv'
-    ? { k0: s.k0, k1: s.k1, ratio, advantage: b.adv, stride: 1, offset: 0, M, turn: s.turn }
-    : { k0: s.k0, k1: s.k1, ratio, advantage: b.advTok, stride: N, offset: s.k0, M, turn: s.turn };
+  const t = stepTerm;
+  t.k0 = s.k0;
+  t.k1 = s.k1;
+  t.ratio = !s.grouped ? 'token' : s.geo !== 1 ? 'geomean' : 'product';
+  const perRollout = s.advFrom === 'adv';
+  t.advantage = perRollout ? b.adv : b.advTok;
+  t.stride = perRollout ? 1 : N;
+  t.offset = perRollout ? 0 : s.k0;
+  t.M = M;
+  t.turn = s.turn;
+  return t;
 }
 
 /** PPU, all turns at once: token-level (PPO/GRPO) or sequence-level (GSPO) ratios; a GAE critic steps after each pass. */
 export function ppuUpdate(pb: Problem, run: RunState, sc: Scratch, stats: UpdateStats): void {
   const b = sc.batch;
   const withCritic = run.algo.advantage === 'gae';
-  walkIteration({ tree: pb.tree, exact: pb.exact, rollouts: b.n }, run, sc, (s) => {
+  walkIteration(pb, run, sc, (s) => { // pb.rollouts = b.n
     clippedStep(pb, run, sc, termOf(s, b, pb.tree.N, null), s.from, s.to, s.scale, stats);
     if (withCritic && s.lastOfEpoch) criticStep(pb, run, sc, criticLr(pb, run));
   });
@@ -138,12 +185,13 @@ export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats:
   const { mCorrection, mClip } = run.algo;
   const M = b.M;
   M.fill(1, 0, b.n);
-  walkIteration({ tree: pb.tree, exact: pb.exact, rollouts: b.n }, run, sc, (s) => {
+  walkIteration(pb, run, sc, (s) => { // pb.rollouts = b.n
     clippedStep(pb, run, sc, termOf(s, b, N, mCorrection ? M : null), s.from, s.to, s.scale, stats);
     if (!s.lastOfTurn) return;
     if (mCorrection) {
       // M ← M · (π_θ / π_old)(a_t): the whole turn's true ratio at the parameters just reached.
-      refreshLogZ(run.theta, V, b.nodes, nodesFrom(sc, s.turn), nodesTo(sc, s.turn), sc.logZ);
+      // (marked current: later turns' steps leave this turn's parameters as they are, so KL reuses it)
+      refreshStaleLogZ(run.theta, V, b.nodes, nodesFrom(sc, s.turn), nodesTo(sc, s.turn), sc);
       for (let i = 0; i < b.n; i++) {
         let logRatio = 0;
         for (let k = s.k0; k < s.k1; k++) {
@@ -165,7 +213,7 @@ export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats:
 export function policyGradient(pb: Problem, run: RunState, sc: Scratch): number {
   const b = sc.batch;
   const { V, N } = pb.tree;
-  refreshLogZ(run.theta, V, b.nodes, 0, b.nNodes, sc.logZ);
+  // θ is θ_old here: π_old (probsOld) is the policy the gradient is taken at
   for (let i = 0; i < b.n; i++) {
     const w = b.weight[i];
     if (w === 0) continue;
@@ -176,7 +224,7 @@ export function policyGradient(pb: Problem, run: RunState, sc: Scratch): number 
       sc.gsum[b.node[j]] += c;
     }
   }
-  finishGradient(run.theta, V, sc.logZ, sc.grad, sc.gsum, b.nodes, 0, b.nNodes);
+  finishGradientOld(sc.probsOld, V, sc.grad, sc.gsum, b.nodes, 0, b.nNodes);
   let s = 0;
   for (let j = 0; j < b.nNodes; j++) {
     const o = b.nodes[j] * V;

@@ -3,6 +3,7 @@ import { buildProblem, type Problem } from '../host/problem';
 import { makeScratch, type Scratch } from '../host/scratch';
 import { makeRun, type RunState } from '../host/state';
 import { evaluateRun, iterate, type StepMetrics } from './iterate';
+import { EvalCache } from './eval-cache';
 import type { Experiment } from '../../core/config/resolve';
 import { makeRunSeries, putUpdate, recordEvaluation, recordUpdate, type RunSeries } from '../../core/run/series';
 import type { RunSpec } from '../../core/run/partition';
@@ -25,6 +26,8 @@ export class CpuShard {
   readonly series: RunSeries[];
   readonly theta: Float64Array;
   readonly sc: Scratch;
+  /** Each run's table kept between evaluations (eval-cache.ts), or null: every evaluation from the whole table. */
+  private readonly evals: EvalCache | null;
   private readonly m: StepMetrics = { kl: 0, clipFraction: 0, zeroVarianceGroups: 0, gradNorm: 0, finite: true };
   iteration = 0;
   /** Run positions whose policy tree the page draws (at most MAX_WATCHED), and the context shown. */
@@ -45,7 +48,8 @@ export class CpuShard {
     this.theta = new Float64Array(P * specs.length);
     this.runs = specs.map((s, r) => makeRun(this.pb, exp.algorithms[s.algoIndex], s.streamIndex ?? s.algoIndex, s.seedIndex, this.theta.subarray(r * P, (r + 1) * P)));
     this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex, every));
-    this.runs.forEach((run, r) => this.record(run, this.series[r], 0));
+    this.evals = EvalCache.applies(this.pb, specs.length) ? new EvalCache(this.pb, specs.length) : null;
+    this.runs.forEach((run, r) => this.record(r, 0));
   }
 
   get done(): boolean {
@@ -80,10 +84,10 @@ export class CpuShard {
             if (watched) rec!.trees!.push(this.treeOf(r, k + 1, t, true));
           }
         : undefined;
-      iterate(this.pb, run, this.sc, this.m, onTurn);
+      iterate(this.pb, run, this.sc, this.m, onTurn, this.evals ? this.evals.tables[r] : null);
       if (this.watched.includes(r)) this.fedOf(r);
       // any non-finite number of the update or of the evaluation marks the run diverged at k + 1 (iterate.ts)
-      const v = recordUpdate(s, run, k, this.m, this.m.finite !== false) ? this.record(run, s, k + 1) : null;
+      const v = recordUpdate(s, run, k, this.m, this.m.finite !== false) ? this.record(r, k + 1) : null;
       if (run.diverged === null) putUpdate(s, 'wallMs', k, performance.now() - t0);
       if (rec && rec.turns.length === 0) {
         rec.turns.push(-1);
@@ -141,9 +145,11 @@ export class CpuShard {
     );
   }
 
-  private record(run: RunState, s: RunSeries, k: number) {
-    const v = evaluateRun(this.pb, run, this.sc);
-    recordEvaluation(s, run, k, v);
+  /** Evaluate run r at iteration k (k > 0: right after its iteration k − 1 → k) and store it. */
+  private record(r: number, k: number) {
+    const run = this.runs[r];
+    const v = !this.evals ? evaluateRun(this.pb, run, this.sc) : k === 0 ? this.evals.full(this.pb, r, run.theta, this.sc) : this.evals.afterIteration(this.pb, r, run.theta, this.sc);
+    recordEvaluation(this.series[r], run, k, v);
     return v;
   }
 }

@@ -66,3 +66,51 @@ export function optimizerStep(
   }
   return probe;
 }
+
+/**
+ * finishGradient, the SGD step and clearGradient at once, node by node (one pass instead of
+ * three; each node's numbers are the same, and the nodes of `list` are distinct). π(·|n) is
+ * probsOld where θ is still θ_old there, else exp(θ − logZ). Returns the probe as optimizerStep does.
+ * A node with a nonzero gradient entry is marked moved (`marks`); one without keeps its θ
+ * exactly (θ + lr·0 = θ; no logit is ever −0, so not even its sign changes).
+ */
+export function finishAndStepSgd(
+  V: number,
+  lr: number,
+  theta: Float64Array,
+  grad: Float64Array,
+  gsum: Float64Array,
+  probsOld: Float64Array | null,
+  logZ: Float64Array,
+  list: Int32Array,
+  from: number,
+  to: number,
+  marks: { logZAt: Int32Array; movedAt: Int32Array; iterationStamp: number },
+): number {
+  let probe = 0;
+  for (let j = from; j < to; j++) {
+    const n = list[j];
+    const o = n * V;
+    const s = gsum[n];
+    if (s !== 0) {
+      if (probsOld) for (let a = 0; a < V; a++) grad[o + a] -= s * probsOld[o + a];
+      else {
+        const lz = logZ[n];
+        for (let a = 0; a < V; a++) grad[o + a] -= s * Math.exp(theta[o + a] - lz);
+      }
+      gsum[n] = 0;
+    }
+    let moved = false;
+    for (let a = 0; a < V; a++) {
+      const g = grad[o + a];
+      if (g !== 0) moved = true; // NaN too
+      probe += (theta[o + a] += lr * g) * 0;
+      grad[o + a] = 0;
+    }
+    if (moved) {
+      marks.logZAt[n] = -1;
+      marks.movedAt[n] = marks.iterationStamp;
+    }
+  }
+  return probe;
+}

@@ -9,12 +9,19 @@ import type { Scratch } from './scratch';
 import type { RunState } from './state';
 import { logNormalizer } from './tabular';
 
+/** A run's softmax at its current θ: probabilities exp(θ − logZ) and log-normalizers, per node. */
+export interface PolicyTables {
+  probs: Float64Array;
+  logZ: Float64Array;
+}
+
 /**
  * Sample B·G rollouts from π_old token by token (docs/math.md "One iteration"), recording log π_old, the
  * rewards by turn (noise on the terminal one only), their total R and, with per-turn rewards,
- * the discounted rewards-to-go G_t (§1).
+ * the discounted rewards-to-go G_t (§1). `known`: the run's softmax at θ, already computed (the
+ * executor's evaluation of θ), read instead of computed again: the same numbers.
  */
-export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch): void {
+export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch, known: PolicyTables | null = null): void {
   const { tree, env } = pb;
   const { V, N, L, T, offset, nodesPerContext } = tree;
   const b = sc.batch;
@@ -23,6 +30,10 @@ export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch): void {
   const rng = run.sampleRng;
   const theta = run.theta;
   const ctxs = sc.batchContexts;
+  const { probsOld, thetaOld, logZOld, stamp } = sc;
+  const { tok, node, logpOld, contextNode } = b;
+  const ownContextNodes = contextNode !== node;
+  const w = 1 / b.n;
   for (let x = 0; x < env.contexts; x++) ctxs[x] = x;
   if (B < env.contexts) for (let j = 0; j < B; j++) {
     const r = j + rng.int(env.contexts - j);
@@ -40,26 +51,37 @@ export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch): void {
       const i = g0 * G + j;
       b.ctx[i] = x;
       b.group[i] = g0;
-      b.weight[i] = 1 / b.n;
+      b.weight[i] = w;
       let q = 0;
       const base = pb.shared ? 0 : x * nodesPerContext; // a shared table: one node for every context
       for (let k = 0; k < N; k++) {
         const n = base + offset[k] + q;
-        if (b.contextNode !== b.node) b.contextNode[i * N + k] = x * nodesPerContext + offset[k] + q;
+        if (ownContextNodes) contextNode[i * N + k] = x * nodesPerContext + offset[k] + q;
         const o = n * V;
-        if (sc.stamp[n] !== mark) {
-          sc.stamp[n] = mark;
-          sc.logZOld[n] = logNormalizer(theta, V, n);
-          for (let a = 0; a < V; a++) sc.thetaOld[o + a] = theta[o + a];
+        if (stamp[n] !== mark) {
+          stamp[n] = mark;
+          if (known) {
+            logZOld[n] = known.logZ[n];
+            for (let a = 0; a < V; a++) {
+              thetaOld[o + a] = theta[o + a];
+              probsOld[o + a] = known.probs[o + a];
+            }
+          } else {
+            const lz = (logZOld[n] = logNormalizer(theta, V, n));
+            for (let a = 0; a < V; a++) {
+              thetaOld[o + a] = theta[o + a];
+              probsOld[o + a] = Math.exp(theta[o + a] - lz);
+            }
+          }
         }
-        const lz = sc.logZOld[n];
+        const lz = logZOld[n];
         const u = rng.uniform();
         let a = 0;
-        let cum = Math.exp(theta[o] - lz);
-        while (u >= cum && a < V - 1) cum += Math.exp(theta[o + ++a] - lz);
-        b.tok[i * N + k] = a;
-        b.node[i * N + k] = n;
-        b.logpOld[i * N + k] = theta[o + a] - lz;
+        let cum = probsOld[o];
+        while (u >= cum && a < V - 1) cum += probsOld[o + ++a];
+        tok[i * N + k] = a;
+        node[i * N + k] = n;
+        logpOld[i * N + k] = theta[o + a] - lz;
         q = q * V + a;
         // the reward of turn t < T, paid after its last token, indexed by the (t+1)-turn prefix q
         if (turnTables && k < N - 1 && (k + 1) % L === 0) b.turnReward[i * T + (k + 1) / L - 1] = turnTables[(k + 1) / L - 1][q];
@@ -89,6 +111,7 @@ export function weighEnumeration(pb: Problem, run: RunState, sc: Scratch): void 
   const V = pb.tree.V;
   softmaxTable(run.theta, V, sc.probs, sc.logZOld);
   sc.thetaOld.set(run.theta);
+  sc.probsOld.set(sc.probs); // exp(θ − logZ), as sampleRollouts computes π_old
   evaluatePolicy(pb.env, pb.tree, pb.opt, sc.probs, sc.evalScratch, sc.value);
   const leaf = sc.evalScratch.leafProb!;
   for (let i = 0; i < b.n; i++) b.weight[i] = leaf[i] / pb.env.contexts;

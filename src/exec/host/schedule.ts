@@ -43,15 +43,25 @@ export type PlanRun = Pick<RunState, 'algo' | 'shuffleRng' | 'orderRng'>;
 export interface PlanScratch {
   perm: Int32Array;
   order: Int32Array;
+  /** The view walkIteration fills, kept between iterations (set on first use). */
+  view?: StepView;
 }
-
-type Term = Pick<StepView, 'turn' | 'grouped' | 'geo' | 'advFrom' | 'k0' | 'k1'>;
 
 /** Calls `step` for each optimizer step of the iteration, in order. `step` reads the view at once (it is reused). */
 export function walkIteration(pb: PlanProblem, run: PlanRun, sc: PlanScratch, step: (s: Readonly<StepView>) => void): void {
   const a = run.algo;
   const { N, L, T } = pb.tree;
-  const view: StepView = { turn: -1, perm: sc.perm, from: 0, to: pb.rollouts, chunked: false, scale: 1, grouped: false, geo: 1, advFrom: 'advTok', k0: 0, k1: N, counted: false, lastOfEpoch: true, lastOfTurn: false };
+  const view = (sc.view ??= { turn: -1, perm: sc.perm, from: 0, to: 0, chunked: false, scale: 1, grouped: false, geo: 1, advFrom: 'advTok', k0: 0, k1: 0, counted: false, lastOfEpoch: true, lastOfTurn: false });
+  // the whole view as a fresh one would be (field by field: nothing allocated per iteration)
+  view.perm = sc.perm;
+  view.from = 0;
+  view.to = pb.rollouts;
+  view.chunked = false;
+  view.scale = 1;
+  setTerm(view, -1, 0, N, false, 1, 'advTok');
+  view.counted = false;
+  view.lastOfEpoch = true;
+  view.lastOfTurn = false;
   if (a.rule === 'reinforce') {
     for (let i = 0; i < pb.rollouts; i++) sc.perm[i] = i;
     step(view);
@@ -60,21 +70,33 @@ export function walkIteration(pb: PlanProblem, run: PlanRun, sc: PlanScratch, st
   view.counted = true;
   if (a.rule === 'ppu') {
     const sequence = a.ratio === 'sequence';
-    passes(pb, run, view, { turn: -1, k0: 0, k1: N, grouped: sequence, geo: sequence ? 1 / N : 1, advFrom: sequence ? 'adv' : 'advTok' }, step, false);
+    setTerm(view, -1, 0, N, sequence, sequence ? 1 / N : 1, sequence ? 'adv' : 'advTok');
+    passes(pb, run, view, step, false);
     return;
   }
   // sequential: turn by turn in `order`, each turn's passes on its own tokens
-  for (const t of turnOrder(a.order, T, run.orderRng, sc.order))
-    passes(pb, run, view, { turn: t, k0: t * L, k1: (t + 1) * L, grouped: true, geo: a.turnRatio === 'geomean' ? 1 / L : 1, advFrom: 'advTok' }, step, true);
+  for (const t of turnOrder(a.order, T, run.orderRng, sc.order)) {
+    setTerm(view, t, t * L, (t + 1) * L, true, a.turnRatio === 'geomean' ? 1 / L : 1, 'advTok');
+    passes(pb, run, view, step, true);
+  }
+}
+
+/** The view's term fields (no object per turn). */
+function setTerm(view: StepView, turn: number, k0: number, k1: number, grouped: boolean, geo: number, advFrom: StepView['advFrom']): void {
+  view.turn = turn;
+  view.k0 = k0;
+  view.k1 = k1;
+  view.grouped = grouped;
+  view.geo = geo;
+  view.advFrom = advFrom;
 }
 
 /** `epochs` passes over the batch, each split into `minibatches` seeded-shuffled chunks (exact mode: one chunk). */
-function passes(pb: PlanProblem, run: PlanRun, view: StepView, term: Term, step: (s: Readonly<StepView>) => void, endsTurn: boolean): void {
+function passes(pb: PlanProblem, run: PlanRun, view: StepView, step: (s: Readonly<StepView>) => void, endsTurn: boolean): void {
   const n = pb.rollouts;
   const chunks = pb.exact ? 1 : run.algo.minibatches;
   const size = n / chunks;
   const epochs = run.algo.epochs;
-  Object.assign(view, term);
   view.chunked = chunks > 1;
   view.scale = chunks;
   for (let i = 0; i < n; i++) view.perm[i] = i;

@@ -11,6 +11,21 @@ export interface Scratch {
   logZ: Float64Array; // nodes, current θ
   logZOld: Float64Array; // nodes, θ_old
   thetaOld: Float64Array; // params (only visited nodes are current)
+  /** π_old(a|n) = exp(θ_old[n,a] − logZOld[n]) at the visited nodes: computed once per node and iteration, read wherever π_old is needed. */
+  probsOld: Float64Array; // params
+  /**
+   * Turns (bit t) whose visited nodes still hold θ_old: no optimizer step has moved them in this
+   * iteration, so logZOld and probsOld are their current log-normalizers and probabilities.
+   */
+  freshTurns: number;
+  /**
+   * Per node, the iteration stamp (`iterationStamp`) when logZ[n] holds log Z at the current θ
+   * (computed, or copied from logZOld, since θ[n] last moved); anything else means stale.
+   */
+  logZAt: Int32Array;
+  /** Per node, the iteration stamp when an optimizer step of this iteration changed θ[n]. */
+  movedAt: Int32Array;
+  iterationStamp: number;
   probs: Float64Array; // params, for exact evaluation
   evalLogZ: Float64Array;
   evalScratch: EvalScratch;
@@ -48,6 +63,11 @@ export function makeScratch(pb: Problem): Scratch {
     logZ: new Float64Array(nodes),
     logZOld: new Float64Array(nodes),
     thetaOld: new Float64Array(params),
+    probsOld: new Float64Array(params),
+    freshTurns: 0,
+    logZAt: new Int32Array(nodes),
+    movedAt: new Int32Array(nodes),
+    iterationStamp: 0,
     probs: new Float64Array(params),
     evalLogZ: new Float64Array(nodes),
     evalScratch,

@@ -17,6 +17,28 @@ export function refreshLogZ(theta: Float64Array, V: number, list: Int32Array, fr
   for (let j = from; j < to; j++) logZ[list[j]] = logNormalizer(theta, V, list[j]);
 }
 
+/**
+ * logZ at the nodes list[from..to) that are not current (Scratch.logZAt), marking them current.
+ * A node whose θ no step has moved since its logZ was computed keeps it: the same number.
+ */
+export function refreshStaleLogZ(theta: Float64Array, V: number, list: Int32Array, from: number, to: number, sc: { logZ: Float64Array; logZAt: Int32Array; iterationStamp: number }): void {
+  const { logZ, logZAt, iterationStamp: now } = sc;
+  for (let j = from; j < to; j++) {
+    const n = list[j];
+    if (logZAt[n] === now) continue;
+    logZ[n] = logNormalizer(theta, V, n);
+    logZAt[n] = now;
+  }
+}
+
+/** Marks θ moved at the nodes list[from..to) (their logZ stale, their evaluation to redo). */
+export function markMoved(list: Int32Array, from: number, to: number, sc: { logZAt: Int32Array; movedAt: Int32Array; iterationStamp: number }): void {
+  for (let j = from; j < to; j++) {
+    sc.logZAt[list[j]] = -1;
+    sc.movedAt[list[j]] = sc.iterationStamp;
+  }
+}
+
 /** g[n,·] −= gsum[n]·π(·|n) at nodes list[from..to), then clears gsum there. */
 export function finishGradient(
   theta: Float64Array,
@@ -39,6 +61,21 @@ export function finishGradient(
   }
 }
 
+/**
+ * finishGradient where θ is still θ_old: π(·|n) read from probsOld (the same numbers
+ * exp(θ − logZ) that finishGradient would compute).
+ */
+export function finishGradientOld(probsOld: Float64Array, V: number, grad: Float64Array, gsum: Float64Array, list: Int32Array, from: number, to: number): void {
+  for (let j = from; j < to; j++) {
+    const n = list[j];
+    const s = gsum[n];
+    if (s === 0) continue;
+    const o = n * V;
+    for (let a = 0; a < V; a++) grad[o + a] -= s * probsOld[o + a];
+    gsum[n] = 0;
+  }
+}
+
 /** Squared L2 norm of the gradient at nodes list[from..to). */
 export function gradNormSq(grad: Float64Array, V: number, list: Int32Array, from: number, to: number): number {
   let s = 0;
@@ -50,7 +87,20 @@ export function gradNormSq(grad: Float64Array, V: number, list: Int32Array, from
 }
 
 export function clearGradient(grad: Float64Array, V: number, list: Int32Array, from: number, to: number): void {
-  for (let j = from; j < to; j++) grad.fill(0, list[j] * V, list[j] * V + V);
+  for (let j = from; j < to; j++) {
+    const o = list[j] * V;
+    for (let a = 0; a < V; a++) grad[o + a] = 0; // a loop: fill() costs a builtin call per node for a few entries
+  }
+}
+
+/** nodeKl with π_old(·|n) read from probsOld (exp(old − lzOld), the numbers nodeKl computes). */
+export function nodeKlOld(probsOld: Float64Array, old: Float64Array, lzOld: number, cur: Float64Array, lzCur: number, o: number, V: number): number {
+  let kl = 0;
+  for (let a = 0; a < V; a++) {
+    const p = probsOld[o + a];
+    if (p > 0) kl += p * (old[o + a] - lzOld - (cur[o + a] - lzCur));
+  }
+  return kl;
 }
 
 /** KL(π_old(·|n) ‖ π_new(·|n)) from both logit vectors and normalizers. */

@@ -1,0 +1,67 @@
+import { evaluatePolicy, nodeEntropy, softmaxTable, type PolicyValue } from '../../core/env/exact';
+import type { Problem } from '../host/problem';
+import type { PolicyTables } from '../host/rollouts';
+import type { Scratch } from '../host/scratch';
+
+// The evaluation after every iteration (docs/math.md "What is measured") without recomputing
+// the whole table. Under SGD in sampled mode an iteration moves only nodes its batch visited, and
+// of those only the ones with a nonzero gradient entry (host/optimizer.ts, finishAndStepSgd marks
+// them), so each run keeps its probabilities, log-normalizers and per-node entropies and
+// refreshes those nodes alone, from the log-normalizers KL has just brought up to date at the new
+// θ (the same logNormalizer arithmetic as softmaxTable). J, entropy and the optimal-token
+// probabilities are the numbers a full softmaxTable + evaluatePolicy gives, bit for bit. The next
+// iteration samples from the same θ, so its π_old and log-normalizers are read from here too
+// (`tables`).
+
+/** Most probabilities (doubles, over every run of a shard) the cache keeps; past it, full evaluations. */
+export const EVAL_CACHE_MAX = 1 << 22;
+
+export class EvalCache {
+  private readonly probs: Float64Array[];
+  private readonly logZ: Float64Array[];
+  private readonly entropies: Float64Array[];
+  /** Per run: its probabilities and log-normalizers at its current θ (valid after its latest evaluation). */
+  readonly tables: PolicyTables[];
+
+  static applies(pb: Problem, runs: number): boolean {
+    return !pb.exact && pb.exp.optimizer.kind === 'sgd' && pb.params * runs <= EVAL_CACHE_MAX;
+  }
+
+  constructor(pb: Problem, runs: number) {
+    const probs = new Float64Array(pb.params * runs);
+    const entropies = new Float64Array(pb.nodes * runs);
+    const logZ = new Float64Array(pb.nodes * runs);
+    this.probs = Array.from({ length: runs }, (_, r) => probs.subarray(r * pb.params, (r + 1) * pb.params));
+    this.logZ = Array.from({ length: runs }, (_, r) => logZ.subarray(r * pb.nodes, (r + 1) * pb.nodes));
+    this.tables = this.probs.map((p, r) => ({ probs: p, logZ: this.logZ[r] }));
+    this.entropies = Array.from({ length: runs }, (_, r) => entropies.subarray(r * pb.nodes, (r + 1) * pb.nodes));
+  }
+
+  /** Run r's evaluation from its whole table (the first one). */
+  full(pb: Problem, r: number, theta: Float64Array, sc: Scratch): PolicyValue {
+    const V = pb.tree.V;
+    const probs = this.probs[r];
+    const h = this.entropies[r];
+    softmaxTable(theta, V, probs, this.logZ[r]);
+    for (let n = 0; n < pb.nodes; n++) h[n] = nodeEntropy(probs, n * V, V);
+    return evaluatePolicy(pb.env, pb.tree, pb.opt, probs, sc.evalScratch, sc.value, h);
+  }
+
+  /** Run r's evaluation after an iteration: only the batch's nodes that a step moved (Scratch.movedAt) changed; sc.logZ holds their log-normalizers at θ. */
+  afterIteration(pb: Problem, r: number, theta: Float64Array, sc: Scratch): PolicyValue {
+    const V = pb.tree.V;
+    const probs = this.probs[r];
+    const h = this.entropies[r];
+    const logZ = this.logZ[r];
+    const b = sc.batch;
+    for (let j = 0; j < b.nNodes; j++) {
+      const n = b.nodes[j];
+      if (sc.movedAt[n] !== sc.iterationStamp) continue; // θ[n] as at the last evaluation: its numbers stand
+      const o = n * V;
+      const lz = (logZ[n] = sc.logZ[n]);
+      for (let a = 0; a < V; a++) probs[o + a] = Math.exp(theta[o + a] - lz);
+      h[n] = nodeEntropy(probs, o, V);
+    }
+    return evaluatePolicy(pb.env, pb.tree, pb.opt, probs, sc.evalScratch, sc.value, h);
+  }
+}
