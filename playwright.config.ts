@@ -6,9 +6,14 @@ const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // PW_PORT lets two checkouts run their browser tests at once without sharing a preview server.
 const port = Number(process.env.PW_PORT ?? 4173);
 
+// Two spec files at once (PW_WORKERS overrides): one browser test keeps about one core busy (its
+// page, or its page's workers), so on a 2-core machine a second one uses the other. Every spec is
+// independent (its own context, downloads and screenshot names). docs/testing.md has the numbers.
+const workers = Number(process.env.PW_WORKERS ?? 2);
+
 export default defineConfig({
   testDir: 'e2e',
-  workers: 1,
+  workers,
   retries: 0,
   // Caps, never waits: every assertion waits on the page's state and returns as soon as it holds.
   // A loaded 2-core machine (two `npm test` at once) makes a first Step take seconds, so an

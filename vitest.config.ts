@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Two tiers (docs/testing.md): `unit`, every test/**/*.test.ts outside test/integration (seconds
@@ -10,7 +11,10 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/integration/**'] } },
+      // unit files are single-threaded JS: one worker per core (Vitest's default, cores − 1, is a single
+      // worker on a 2-core machine, which leaves a core idle). Integration files start CLI processes
+      // that use every core themselves, so that tier keeps the default.
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/integration/**'], maxWorkers: availableParallelism() } },
       { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
     ],
   },

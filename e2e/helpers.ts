@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
+import { decodeLink } from '../src/core/config/link-codec';
+import { resolveConfig } from '../src/core/config/resolve';
 
 /** Collects console errors (page and workers) and uncaught page errors. */
 export function watchProblems(page: Page): string[] {
@@ -54,13 +56,13 @@ export async function configure(page: Page, s: Settings): Promise<void> {
   await expect(page.getByTestId('run')).toBeEnabled();
 }
 
-/** Press Run and wait for every iteration; returns the wall time in seconds. */
 /**
  * The most a run (or an executor's start) may take to reach the state a test waits for, on a 2-core
  * machine loaded by a second test suite: a cap, the wait itself ends as soon as the state is there.
  */
 export const RUN_TIMEOUT = 180_000;
 
+/** Press Run and wait for every iteration; returns the wall time in seconds. */
 export async function runToEnd(page: Page, iterations: number, timeout = RUN_TIMEOUT): Promise<number> {
   const t0 = Date.now();
   await page.getByTestId('run').click();
@@ -111,14 +113,43 @@ export async function settledProgress(page: Page): Promise<number> {
   }
 }
 
-/** Open `link` on the WebGPU executor, run it to the end and return the exported result JSON. */
-export async function webgpuPageResult<R>(page: Page, link: string, iterations: number, timeout: number): Promise<R> {
-  await page.goto(`/#v=1&${link}&executor=webgpu`);
-  await expect(page.getByTestId('backend-badge')).toHaveAttribute('data-executor', 'webgpu');
-  await runToEnd(page, iterations, timeout);
-  await expect(page.getByTestId('backend-badge')).toHaveAttribute('data-backend', 'webgpu');
+/** The result JSON the page exports now (Export JSON, read from the download). */
+export async function exportedResult<R>(page: Page): Promise<R> {
   const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
   return JSON.parse(readFileSync((await d.path())!, 'utf8')) as R;
+}
+
+/**
+ * Open `link` on the WebGPU executor, press Run, and while the page runs compute `reference` (the
+ * other executor's result, in this process, for the config the link holds: the browser and this
+ * process then use a core each); then wait for the run's end and return both, the page's as its
+ * exported result JSON. The reference is checked to be of the page's own experiment.
+ */
+export async function webgpuPageResult<R extends { config: Record<string, unknown> }, W>(
+  page: Page,
+  link: string,
+  iterations: number,
+  timeout: number,
+  reference: (config: Record<string, unknown>) => Promise<W>,
+): Promise<{ got: R; want: W }> {
+  const fragment = `#v=1&${link}&executor=webgpu`;
+  const decoded = decodeLink(fragment);
+  if (!decoded.ok) throw new Error(`the test's link does not decode: ${decoded.message}`);
+  await page.goto(`/${fragment}`);
+  await expect(page.getByTestId('backend-badge')).toHaveAttribute('data-executor', 'webgpu');
+  await expect(page.getByTestId('run')).toBeEnabled();
+  await page.getByTestId('run').click();
+  const want = await reference(decoded.state.config);
+  const progress = page.getByTestId('progress');
+  await expect(progress).toHaveAttribute('data-status', /^(done|error)$/, { timeout });
+  await expect(page.getByTestId('error-banner')).toHaveCount(0);
+  await expect(progress).toHaveAttribute('data-status', 'done');
+  await expect(progress).toHaveAttribute('aria-valuenow', String(iterations));
+  await expect(page.getByTestId('backend-badge')).toHaveAttribute('data-backend', 'webgpu');
+  const got = await exportedResult<R>(page);
+  // the reference ran the experiment the page ran
+  expect(resolveConfig(got.config)).toEqual(resolveConfig(decoded.state.config));
+  return { got, want };
 }
 
 /** Mean and standard error of the final J over an algorithm's runs. */

@@ -12,16 +12,16 @@ test('without a WebGPU adapter the tensor executor falls back and the badge says
   const why = page.getByTestId('backend-why');
 
   // Asked for webgpu: the attempt fails and the run falls back to webgl.
-  await configure(page, { mode: 'exact', seeds: 2, iterations: 10, backend: 'webgpu' });
-  await runToEnd(page, 10);
+  await configure(page, { mode: 'exact', seeds: 2, iterations: 2, backend: 'webgpu' });
+  await runToEnd(page, 2);
   await expect(badge).toHaveAttribute('data-executor', 'tensor');
   await expect(badge).toHaveAttribute('data-backend', 'webgl');
   await expect(why).toContainText(`webgpu failed: ${NO_ADAPTER}`);
   await expect(why).toContainText('fell back to webgl');
 
   // Auto (an MLP policy): no adapter, and software WebGL, so wasm.
-  await configure(page, { policy: 'mlp', backend: 'auto', iterations: 20 });
-  await runToEnd(page, 20);
+  await configure(page, { policy: 'mlp', backend: 'auto', iterations: 3 });
+  await runToEnd(page, 3);
   await expect(badge).toHaveAttribute('data-backend', 'wasm');
   await expect(why).toContainText(NO_ADAPTER);
   await expect(page.getByTestId('backend-label')).toHaveText('Tensor executor · tfjs wasm · float32');

@@ -46,7 +46,8 @@ async function downloadText(page: Page, testId: string): Promise<{ name: string;
   return { name: d.suggestedFilename(), text: readFileSync((await d.path())!, 'utf8') };
 }
 
-test('the phase-diagram preset runs in the page and equals the command line’s sweep, number for number', async ({ page }) => {
+// (one run of the preset serves both: the cell opened at the end is one of the cells checked above)
+test('the phase-diagram preset runs in the page and equals the command line’s sweep, number for number; a cell opens in the explorer as the experiment it ran and runs there to the same bits', async ({ page }) => {
   const problems = watchProblems(page);
   await openSweep(page);
   const preset = SWEEP_PRESETS.find((p) => p.id === 'phase-lr-normalization')!;
@@ -59,7 +60,7 @@ test('the phase-diagram preset runs in the page and equals the command line’s 
   expect(json.name).toMatch(/^seeupo-sweep-\d{8}-\d{4}\.json$/);
   const want = await cliOutput(preset.doc);
   // Chromium's V8 and Node's may round Math.exp/log differently in the last bit: equal to 1e-12,
-  // verdicts, counts and t95 exactly (the same engine gives the same bits: see the cell test below)
+  // verdicts, counts and t95 exactly (the same engine gives the same bits: see the cell opened below)
   expect(roundNumbers(JSON.parse(json.text))).toEqual(roundNumbers(want));
   // the preset opens on the share of seeds at J* (the phase boundary); then the mean final J
   await expect(page.getByTestId('sweep-outcome')).toHaveValue('atOptimum');
@@ -80,6 +81,19 @@ test('the phase-diagram preset runs in the page and equals the command line’s 
     const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId(`export-${ext}-sweep`).click()]);
     expect(d.suggestedFilename()).toMatch(new RegExp(`sweep.*\\.${ext}$`));
   }
+
+  // a cell opens in the explorer as the experiment it ran: cell 16 = lr index 5 (10), normalization index 1 (group)
+  await page.getByTestId('sweep-outcome').selectOption('finalJ');
+  const value = async (algo: string) => Number(await page.locator(`[data-testid="sweep-map-${algo}"] [data-testid="sweep-cell"][data-cell="16"]`).getAttribute('data-value'));
+  const inSweep = { grpo: await value('grpo'), seeupo: await value('seeupo') };
+  await page.locator('[data-testid="sweep-map-grpo"] [data-testid="sweep-cell"][data-cell="16"]').click();
+  await expect(page.getByTestId('sweep-view')).toHaveCount(0);
+  const hash = await page.evaluate(() => decodeURIComponent(location.hash));
+  expect(hash).toContain('optimizer.lr=10');
+  expect(hash).toMatch(/normalization=group/);
+  expect(hash).toContain('env.preset=two-prompts');
+  await runToEnd(page, 500);
+  expect(await finalJ(page)).toEqual(inSweep);
   expect(problems).toEqual([]);
 });
 
@@ -102,24 +116,6 @@ test('the address replays the sweep: a new page opens its axes and base, and run
   await other.getByTestId('sweep-axis-0-values').fill('0.3, 3, 30');
   await other.getByTestId('sweep-axis-0-values').press('Enter');
   await expect(other.getByTestId('sweep-stale')).toBeVisible();
-});
-
-test('a cell opens in the explorer as the experiment it ran, and runs there to the same bits', async ({ page }) => {
-  await openSweep(page);
-  await page.getByTestId('sweep-preset-phase-lr-normalization').click();
-  await runSweepToEnd(page);
-  await page.getByTestId('sweep-outcome').selectOption('finalJ');
-  // cell 16 = lr index 5 (10), normalization index 1 (group)
-  const value = async (algo: string) => Number(await page.locator(`[data-testid="sweep-map-${algo}"] [data-testid="sweep-cell"][data-cell="16"]`).getAttribute('data-value'));
-  const inSweep = { grpo: await value('grpo'), seeupo: await value('seeupo') };
-  await page.locator('[data-testid="sweep-map-grpo"] [data-testid="sweep-cell"][data-cell="16"]').click();
-  await expect(page.getByTestId('sweep-view')).toHaveCount(0);
-  const hash = await page.evaluate(() => decodeURIComponent(location.hash));
-  expect(hash).toContain('optimizer.lr=10');
-  expect(hash).toMatch(/normalization=group/);
-  expect(hash).toContain('env.preset=two-prompts');
-  await runToEnd(page, 500);
-  expect(await finalJ(page)).toEqual(inSweep);
 });
 
 test('cancel stops the workers and keeps the cells already done, exportable and marked partial', async ({ page }) => {

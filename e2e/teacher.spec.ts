@@ -25,7 +25,8 @@ async function openAndRun(page: Page): Promise<void> {
 }
 
 for (const [w, h] of [[1366, 768], [1920, 1080]] as const) {
-  test(`first screen at ${w}×${h} after Run: transport, switches, return chart and all five verdicts without scrolling`, async ({ page }) => {
+  // (at 1366×768 the same run also checks the opening story's verdicts against the CLI's)
+  test(`first screen at ${w}×${h} after Run: transport, switches, return chart and all five verdicts without scrolling${w === 1366 ? '; they equal the CLI’s for the same link' : ''}`, async ({ page }) => {
     const problems = watchProblems(page);
     await page.setViewportSize({ width: w, height: h });
     await openAndRun(page);
@@ -38,8 +39,19 @@ for (const [w, h] of [[1366, 768], [1920, 1080]] as const) {
     for (let n = 1; n <= 5; n++) await expect(page.getByTestId(`verdict-claim-${n}`)).toHaveAttribute('data-verdict', /^(observed|not-observed|undecided|not-testable)$/);
     if (w >= 1920) for (const id of ['chart-gap', 'chart-metric']) await onScreen(page, page.getByTestId(id).locator('svg').first());
     await page.screenshot({ path: `test-results/teacher-${w}x${h}.png` }); // copies in docs/screenshots/
+    if (w === 1366) await verdictsEqualTheCli(page);
     expect(problems).toEqual([]);
   });
+}
+
+/** The opening story, run on the page: its verdicts equal the CLI's for the same link. */
+async function verdictsEqualTheCli(page: Page): Promise<void> {
+  const url = page.url();
+  expect(url).toContain('lesson=reverse-escapes-the-exit');
+  const cli = JSON.parse(execFileSync('node', ['bin/seeupo-explorer.js', 'claims', '--link', url], { encoding: 'utf8' })) as { claims: { claim: number; verdict: string }[] };
+  for (const c of cli.claims) await expect(page.getByTestId(`verdict-claim-${c.claim}`)).toHaveAttribute('data-verdict', c.verdict.replace(/ /g, '-'));
+  expect(cli.claims.find((c) => c.claim === 3)!.verdict).toBe('observed');
+  expect(cli.claims.find((c) => c.claim === 4)!.verdict).toBe('observed');
 }
 
 test('on a phone (390×844): Run and the return chart within two screen heights; the settings drawer starts closed; the summary says it scrolls', async ({ page }) => {
@@ -106,16 +118,6 @@ test('a link or a sweep link opens with the settings drawer closed; a plain visi
   await fresh('/#v=1');
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
   expect(problems).toEqual([]);
-});
-
-test('the opening story: its verdicts on the page equal the CLI’s for the same link', async ({ page }) => {
-  await openAndRun(page);
-  const url = page.url();
-  expect(url).toContain('lesson=reverse-escapes-the-exit');
-  const cli = JSON.parse(execFileSync('node', ['bin/seeupo-explorer.js', 'claims', '--link', url], { encoding: 'utf8' })) as { claims: { claim: number; verdict: string }[] };
-  for (const c of cli.claims) await expect(page.getByTestId(`verdict-claim-${c.claim}`)).toHaveAttribute('data-verdict', c.verdict.replace(/ /g, '-'));
-  expect(cli.claims.find((c) => c.claim === 3)!.verdict).toBe('observed');
-  expect(cli.claims.find((c) => c.claim === 4)!.verdict).toBe('observed');
 });
 
 test('quick switches set every algorithm they concern and rerun at once; the lr slider applies live', async ({ page }) => {

@@ -1,12 +1,16 @@
 import { expect, test } from '@playwright/test';
-import { configure, finalJ, frames, runToEnd, settledProgress, watchProblems, RUN_TIMEOUT } from './helpers';
+import { configure, exportedResult, finalJ, frames, maxSeriesDiff, runToEnd, settledProgress, watchProblems, RUN_TIMEOUT, type SeriesResult } from './helpers';
 
 // Runs in Chromium with --enable-unsafe-webgpu: WebGPU is SwiftShader's software adapter here.
-const ITERATIONS = 30;
+// Ten iterations: on the default lock at lr 0.3 every algorithm's J is still climbing then (by 0.02
+// to 0.7 from its start), so a wrong update shows in every curve; by iteration 30 most sit near J*,
+// where curves that went different ways meet again. Each costs ~0.5 s on SwiftShader's tfjs kernels.
+const ITERATIONS = 10;
 const ALGORITHMS = 9;
-const TOLERANCE = 2e-3;
+/** float32 (tfjs) against float64 (the CPU executor), every J of every run and iteration (measured ≤ 3e-7). */
+const TOLERANCE = 1e-4;
 
-test('exact tabular runs on the tensor executor (webgpu, then webgl) match the CPU executor', async ({ page }) => {
+test('exact tabular runs on the tensor executor (webgpu, then webgl) match the CPU executor at every iteration', async ({ page }) => {
   const problems = watchProblems(page);
   await page.goto('/#v=1');
   await configure(page, { mode: 'exact', seeds: 2, iterations: ITERATIONS });
@@ -14,9 +18,10 @@ test('exact tabular runs on the tensor executor (webgpu, then webgl) match the C
   await expect(badge).toHaveAttribute('data-executor', 'cpu');
 
   const cpuSeconds = await runToEnd(page, ITERATIONS);
-  const cpu = await finalJ(page);
-  expect(Object.keys(cpu)).toHaveLength(ALGORITHMS);
-  for (const v of Object.values(cpu)) expect(v).toBeGreaterThanOrEqual(0);
+  const cpu = await exportedResult<SeriesResult & { executor: string }>(page);
+  expect(cpu.algorithms).toHaveLength(ALGORITHMS);
+  const cpuTable = await finalJ(page);
+  for (const v of Object.values(cpuTable)) expect(v).toBeGreaterThanOrEqual(0);
   console.log(`cpu executor: ${cpuSeconds.toFixed(2)} s`);
 
   for (const backend of ['webgpu', 'webgl'] as const) {
@@ -33,11 +38,14 @@ test('exact tabular runs on the tensor executor (webgpu, then webgl) match the C
     if (backend === 'webgpu') await expect(page.getByTestId('backend-label')).toContainText('swiftshader (software fallback)');
     await expect(page.getByTestId('chart-return').locator('.plot-line path.plot-line-curve')).toHaveCount(ALGORITHMS);
     await expect(page.getByTestId('summary-note')).toContainText(`on the tensor executor (tfjs ${backend})`);
-    const tensor = await finalJ(page);
-    for (const [id, j] of Object.entries(cpu)) {
-      expect(tensor[id], `${id} on ${backend}: tensor ${tensor[id]} vs cpu ${j}`).toBeGreaterThanOrEqual(j - TOLERANCE);
-      expect(tensor[id], `${id} on ${backend}: tensor ${tensor[id]} vs cpu ${j}`).toBeLessThanOrEqual(j + TOLERANCE);
-    }
+    const tensor = await exportedResult<SeriesResult & { executor: string }>(page);
+    expect(tensor.executor).toBe('tensor');
+    const worst = maxSeriesDiff(tensor, cpu, 'J');
+    console.log(`tensor executor on ${backend}: max |ΔJ| to the CPU executor over every run and iteration ${worst.toExponential(2)}`);
+    expect(worst, `tensor executor on ${backend}`).toBeLessThanOrEqual(TOLERANCE);
+    // and the summary table's final J, as before
+    const table = await finalJ(page);
+    for (const [id, j] of Object.entries(cpuTable)) expect(Math.abs(table[id]! - j), `${id} on ${backend}: tensor ${table[id]} vs cpu ${j}`).toBeLessThanOrEqual(TOLERANCE);
   }
   expect(problems).toEqual([]);
 });

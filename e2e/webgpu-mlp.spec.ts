@@ -15,12 +15,14 @@ interface PageRun {
 }
 type Result = { executor: string; config: Record<string, unknown>; algorithms: { id: string; runs: PageRun[] }[] };
 
-const pageResult = (page: Page, link: string, iterations: number) => webgpuPageResult<Result>(page, link, iterations, 240_000);
-
 async function tensorResult(config: Record<string, unknown>, backend: 'wasm' | 'cpu' = 'wasm'): Promise<Result> {
   const cfg = { ...config, executor: 'tensor', backend };
   return (await runTensorInNode(resolveConfig(cfg), 'reference')) as unknown as Result;
 }
+
+/** The page's run on the WebGPU executor and `reference` for the same config (computed while the page runs). */
+const pageResult = <W>(page: Page, link: string, iterations: number, reference: (config: Record<string, unknown>) => Promise<W>) =>
+  webgpuPageResult<Result, W>(page, link, iterations, 240_000, reference);
 
 // Every rule and option. The reference is float32 too, and some of these runs are ill-conditioned in
 // float32: on the lock at lr 0.3 the tensor executor's own wasm and cpu backends part by 2e-2 on
@@ -42,10 +44,9 @@ for (const [name, link, iterations] of EXACT) {
   test(`WebGPU executor, shared MLP, exact: J against the tensor executor's: ${name}`, async ({ page }) => {
     test.setTimeout(300_000);
     const problems = watchProblems(page);
-    const got = await pageResult(page, link, iterations);
+    const { got, want } = await pageResult(page, link, iterations, async (config) => ({ wasm: await tensorResult(config, 'wasm'), cpu: await tensorResult(config, 'cpu') }));
     expect(got.executor).toBe('webgpu');
-    const wasm = await tensorResult(got.config, 'wasm');
-    const cpu = await tensorResult(got.config, 'cpu');
+    const { wasm, cpu } = want;
     const spread = maxSeriesDiff(cpu, wasm, 'J');
     const dJ = maxSeriesDiff(got, wasm, 'J');
     const dG = maxSeriesDiff(got, wasm, 'gradNorm', true);
@@ -58,8 +59,7 @@ for (const [name, link, iterations] of EXACT) {
 test('WebGPU executor, shared MLP, sampled: mean final J within 4 standard errors of the tensor executor’s over 256 seeds (GRPO, SeeUPO, PPO with its critic)', async ({ page }) => {
   test.setTimeout(400_000);
   const problems = watchProblems(page);
-  const got = await pageResult(page, 'env.preset=lock&mode=sampled&iterations=25&seeds=256&policy.kind=mlp&algorithms=[grpo,seeupo,ppo-gae]', 25);
-  const want = await tensorResult(got.config);
+  const { got, want } = await pageResult(page, 'env.preset=lock&mode=sampled&iterations=25&seeds=256&policy.kind=mlp&algorithms=[grpo,seeupo,ppo-gae]', 25, (config) => tensorResult(config));
   got.algorithms.forEach((a, i) => {
     expect(a.runs.length).toBe(256);
     const g = finalStats(a.runs);

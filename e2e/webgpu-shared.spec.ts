@@ -16,12 +16,13 @@ interface PageRun {
 }
 type Result = { executor: string; config: Record<string, unknown>; algorithms: { id: string; runs: PageRun[] }[] };
 
-const pageResult = (page: Page, link: string, iterations: number) => webgpuPageResult<Result>(page, link, iterations, 120_000);
-
 async function cpuResult(config: Record<string, unknown>): Promise<Result> {
   const cfg = { ...config, executor: 'cpu' };
   return (await runOnCpu(resolveConfig(cfg), cfg, { threads: 1, launch: inThisThread })) as unknown as Result;
 }
+
+/** The page's run on the WebGPU executor and the CPU executor's for the same config (computed while the page runs). */
+const pageResult = (page: Page, link: string, iterations: number) => webgpuPageResult<Result, Result>(page, link, iterations, 120_000, cpuResult);
 
 /** J per context as one series per (algorithm, run, context), so maxSeriesDiff can walk it. */
 const perContext = (r: Result) => ({
@@ -56,9 +57,8 @@ for (const [name, link, iterations] of EXACT) {
   test(`WebGPU executor, one table for every context, exact: J, J per context and J_γ within 1e-4 of the CPU executor's: ${name}`, async ({ page }) => {
     test.setTimeout(300_000);
     const problems = watchProblems(page);
-    const got = await pageResult(page, link, iterations);
+    const { got, want } = await pageResult(page, link, iterations);
     expect(got.executor).toBe('webgpu');
-    const want = await cpuResult(got.config);
     const dJ = maxSeriesDiff(got, want, 'J');
     const dCtx = maxSeriesDiff(perContext(got), perContext(want), 'J');
     const discounted = link.includes('env.gamma=0.8'); // γ < 1 with per-turn rewards: both executors record J_γ
@@ -82,8 +82,7 @@ test('WebGPU executor, one table for every context, sampled: mean final J within
   test.setTimeout(400_000);
   const problems = watchProblems(page);
   const link = `env.preset=two-prompts&env.gamma=0.8&${TURN_REWARDS}&policy.kind=tabular&policy.shareContexts=true&mode=sampled&iterations=30&seeds=256&algorithms=[grpo,seeupo,ppo-gae]`;
-  const got = await pageResult(page, link, 30);
-  const want = await cpuResult(got.config);
+  const { got, want } = await pageResult(page, link, 30);
   got.algorithms.forEach((a, i) => {
     expect(a.runs.length).toBe(256);
     const g = finalStats(a.runs);

@@ -24,8 +24,9 @@ describe('threads for the estimated work', () => {
     expect(threadsOf({ ...DEFAULT_CONFIG, iterations: 1, seeds: 1 }, 256)).toBe(1);
   });
 
-  it('the default experiment (16 seeds × 200 iterations) uses two threads of two, and more when it grows', () => {
-    expect(threadsOf(DEFAULT_CONFIG, 2)).toBe(2);
+  it('the default experiment (16 seeds × 200 iterations) stays on one thread; at 64 seeds it takes two of two, and more when it grows', () => {
+    expect(threadsOf(DEFAULT_CONFIG, 2)).toBe(1);
+    expect(threadsOf({ ...DEFAULT_CONFIG, seeds: 64 }, 2)).toBe(2);
     expect(threadsOf(DEFAULT_CONFIG, 1)).toBe(1);
     expect(threadsOf({ ...DEFAULT_CONFIG, seeds: 256 }, 16)).toBe(16);
   });

@@ -5,7 +5,7 @@ import { LESSONS } from '../src/core/lessons/lessons';
 import { CLAIM_NUMBERS, CLAIM_TEXT, verdictWord } from '../src/ui/claims-text';
 import type { Live, TurnStep } from '../src/ui/live';
 import { planExperiment } from '../src/ui/plan';
-import { actionDone, fillText, fmtJ, fmtP, meansAt, runNote, stepNote, turnNote, type TourMark } from '../src/ui/tour';
+import { actionDone, fillText, fmtJ, fmtP, meansAt, runNote, stepNote, turnBefore, turnMeans, turnNote, type TourMark } from '../src/ui/tour';
 import { cssString, evidenceCells, highlightCss, highlightOf } from '../src/ui/verdicts';
 
 // The claims lab's pure parts: when a tour step's action is done, what the tour says happened
@@ -86,6 +86,18 @@ describe('what just happened, from the numbers', () => {
     expect(later).toContain('turn 1 was updated last');
     expect(later).toContain('SeeUPO (forward): its seeds updated different turns (3, 5)');
     expect(later).toContain('GRPO waits');
+  });
+
+  it('a turn step is told against the turn step shown just before it in the same iteration, else the iteration’s start', () => {
+    const live = liveOf(2, (a, k) => 0.1 * (a + 1) + k, (a, t, k) => (t + 1) / 10 + k / 100);
+    const step = (iteration: number, done: number, J: number): TurnStep => ({ iteration, done, turns: T, algorithms: [0, 1, 2].map(() => ({ updated: [4, 4], J, optimalProb: new Array(T).fill(J) })) });
+    const start = meansAt(plan, live, 1);
+    expect(turnBefore(plan, live, step(1, 1, 0.5), null)).toEqual(start);
+    expect(turnBefore(plan, live, step(1, 2, 0.6), step(1, 1, 0.5))).toEqual(turnMeans(step(1, 1, 0.5)));
+    expect(turnBefore(plan, live, step(1, 2, 0.6), step(1, 1, 0.5))[0]!.J).toBe(0.5);
+    // not the previous turn of this iteration (another iteration, or a turn skipped): the iteration's start
+    expect(turnBefore(plan, live, step(1, 1, 0.5), step(0, 5, 0.9))).toEqual(start);
+    expect(turnBefore(plan, live, step(1, 3, 0.6), step(1, 1, 0.5))).toEqual(start);
   });
 
   it('a step: J of each algorithm and its turn that moved most', () => {

@@ -1,6 +1,5 @@
 import { adapterInfoOf, isSoftwareAdapter } from '../core/run/backend-report';
 import type { GpuKind } from '../core/run/choose';
-import { setGpuKind } from './plan';
 import { checkDraft, useApp } from './state';
 
 // Which WebGPU adapter the page has, asked once at start-up: with a hardware adapter `auto` sends
@@ -21,9 +20,9 @@ export async function probeGpu(): Promise<void> {
     return;
   }
   if (kind === null) return;
-  setGpuKind(kind);
+  useApp.setState({ gpuKind: kind });
   const s = useApp.getState();
   if (s.status !== 'idle' || s.live !== null || !s.plan) return;
-  const again = checkDraft(s.draft);
+  const again = checkDraft(s.draft, kind);
   if (again.plan && (again.plan.choice.executor !== s.plan.choice.executor || again.plan.choice.reason !== s.plan.choice.reason)) useApp.setState({ plan: again.plan });
 }

@@ -4,9 +4,8 @@ import type { Lesson } from '../core/lessons/types';
 import type { ClaimNumber } from './claims-text';
 import { openLink } from './link-actions';
 import { prepareRun, turnStepBlocked } from './session-actions';
-import { actionDone, markOf, meansAt, runNote, stepNote, turnKey, turnMeans, turnNote, type TourState } from './tour';
+import { actionDone, markOf, meansAt, runNote, stepNote, turnBefore, turnKey, turnNote, type TourState } from './tour';
 import { useApp, type AppState, type PageView } from './state';
-import type { TurnStep } from './live';
 
 // The claims lab's actions: the Claims view, opening a lesson (through the permalink path, so the
 // one schema validates its config), its guided tour, and the verdict selected in the verdict panel.
@@ -72,7 +71,6 @@ function enter(lesson: Lesson, step: number, completed: number[] = []): TourStat
 export function startTour(): void {
   const lesson = currentLesson();
   if (!lesson || lesson.tour.length === 0) return;
-  lastTurn = get().turnStep;
   set({ tour: enter(lesson, 0), page: 'explorer' });
 }
 
@@ -94,9 +92,6 @@ export function tourBack(): void {
   set({ tour: enter(lesson, tour.step - 1, tour.completed) });
 }
 
-/** The turn step seen last: the "before" of the next turn step's note. */
-let lastTurn: TurnStep | null = null;
-
 /**
  * Called on every store change (url-sync.ts): marks the tour step's action done once the learner
  * has pressed it, and says what it did from the numbers. Cheap when nothing relevant changed.
@@ -104,8 +99,6 @@ let lastTurn: TurnStep | null = null;
 export function followTour(s: AppState, prev: AppState): void {
   const tour = s.tour;
   const turnChanged = turnKey(s.turnStep) !== turnKey(prev.turnStep);
-  const seen = lastTurn;
-  if (turnChanged || !s.turnStep) lastTurn = s.turnStep;
   if (!tour) return;
   if (!turnChanged && s.iteration === prev.iteration && s.status === prev.status && s.tour === prev.tour) return;
   const lesson = lessonById(tour.lessonId);
@@ -114,9 +107,8 @@ export function followTour(s: AppState, prev: AppState): void {
   const { plan, live } = s;
   if (plan && live) {
     if (s.turnStep && turnChanged) {
-      const ts = s.turnStep;
-      const before = seen && seen.iteration === ts.iteration && seen.done === ts.done - 1 ? turnMeans(seen) : meansAt(plan, live, ts.iteration);
-      note = turnNote(plan, ts, before);
+      // the turn step shown before this one (each turn step is a new key: session-actions.ts showTurn)
+      note = turnNote(plan, s.turnStep, turnBefore(plan, live, s.turnStep, prev.turnStep));
     } else if (s.status === 'done' && prev.status !== 'done' && live.iteration >= plan.exp.iterations) note = runNote(plan, live, lesson);
     else if (s.lastCommand === 'step' && s.status !== 'running' && s.iteration > prev.iteration && !s.turnStep)
       note = stepNote(plan, meansAt(plan, live, s.iteration - 1), meansAt(plan, live, s.iteration), s.iteration - 1, s.iteration);

@@ -31,12 +31,13 @@ export interface Plan {
   envDescription: string;
 }
 
-let gpuKind: GpuKind = null;
-/** The WebGPU adapter the page found (gpu-probe.ts): \`auto\` may then choose the WebGPU executor. */
-export const setGpuKind = (k: GpuKind) => void (gpuKind = k);
-
-/** Validate the config and work out J* up front (cheap: one backward induction over a tiny tree). */
-export function planExperiment(config: unknown = DEFAULT_CONFIG, threads: number | ((exp: Experiment) => number)): Plan {
+/**
+ * Validate the config and work out J* up front (cheap: one backward induction over a tiny tree).
+ * `threads`: the Web Workers a CPU-executor run uses, or how many for its experiment.
+ * `gpuKind`: the WebGPU adapter the page found (gpu-probe.ts, kept in the store): with a hardware
+ * one \`auto\` may choose the WebGPU executor; null (none, or not asked yet) never does.
+ */
+export function planExperiment(config: unknown = DEFAULT_CONFIG, threads: number | ((exp: Experiment) => number), gpuKind: GpuKind = null): Plan {
   const exp = resolveConfig(config);
   let lo = Infinity, hi = -Infinity;
   for (const row of exp.env.returns) for (const r of row) { lo = Math.min(lo, r); hi = Math.max(hi, r); }

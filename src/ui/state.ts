@@ -14,6 +14,7 @@ import type { TourState } from './tour';
 import type { PolicyTreeView } from '../core/env/policy-tree';
 import type { TreeRun } from './tree-state';
 import type { SeedDrop } from './charts/largest-drop';
+import type { GpuKind } from '../core/run/choose';
 
 // The page's one store. Controls edit `draft` (a config object: the same JSON the CLI and
 // permalinks read); every edit is validated through resolveConfig and yields `plan` when valid.
@@ -95,6 +96,8 @@ export interface AppState {
   treeDetails: boolean;
   /** The seed "show the seed with the largest drop" picked: drawn dark in the seed charts, its tree shown. */
   focusSeed: SeedDrop | null;
+  /** The WebGPU adapter the page found at start-up (gpu-probe.ts; null: none, or not answered yet): every plan is made with it. */
+  gpuKind: GpuKind;
 }
 
 export interface Reproduce {
@@ -119,11 +122,12 @@ interface Checked {
   configError: string | null;
 }
 
-export function checkDraft(draft: Draft): Checked {
+/** `gpuKind`: the store's by default (before the store holds its first state: none). */
+export function checkDraft(draft: Draft, gpuKind: GpuKind = useApp.getState().gpuKind ?? null): Checked {
   const fieldErrors = validateDraft(draft);
   if (Object.keys(fieldErrors).length) return { plan: null, fieldErrors, configError: null };
   try {
-    return { plan: planExperiment(draft, browserThreadsFor), fieldErrors: {}, configError: null };
+    return { plan: planExperiment(draft, browserThreadsFor, gpuKind), fieldErrors: {}, configError: null };
   } catch (e) {
     const control = e instanceof ConfigError ? controlPathOf(e.path, draft) : null;
     if (control) return { plan: null, fieldErrors: { [control]: message(e) }, configError: null };
@@ -186,6 +190,7 @@ function initialState(): AppState {
     policyTrees: [],
     treeDetails: false,
     focusSeed: null,
+    gpuKind: null,
     settingsOpen: typeof innerWidth !== 'number' || innerWidth >= DRAWER_OPEN_FROM,
     error: checked.plan ? null : `The default experiment is invalid: ${checked.configError ?? JSON.stringify(checked.fieldErrors)}`,
   };

@@ -1,8 +1,9 @@
 import { ConfigError } from '../core/config/fields';
 import { memoLast } from './memo-last';
+import { CellCheckSlot, RunSlot, type CellCheck } from './sweep-jobs';
 import { cellConfig, checkValidationCost, parseSweep, type Sweep } from '../core/sweep/cells';
 import type { SweepCell } from '../core/sweep/document';
-import { checkSweepWorkTotals, type SweepWork } from '../core/sweep/limits';
+import { checkSweepWorkTotals } from '../core/sweep/limits';
 import type { SweepCheckAnswer, SweepCheckRequest } from '../worker/sweep-check-worker';
 import { decodeSweepLink, type SweepView } from '../core/sweep/link';
 import { SWEEP_PRESETS } from '../core/sweep/presets';
@@ -21,7 +22,8 @@ import type { SweepAxisDraft, SweepRun, SweepState } from './sweep-state';
 const get = () => useApp.getState();
 const setSweep = (partial: Partial<SweepState>) => useApp.setState((s) => ({ sweep: { ...s.sweep, ...partial } }));
 
-let running: { cancel(): void } | null = null;
+/** The sweep running now (one at a time). */
+const running = new RunSlot<{ cancel(): void }>();
 
 /** A value as typed: a number when it reads as one, true/false/null, else the text. */
 export function parseAxisValue(text: string): AxisValue {
@@ -76,52 +78,34 @@ export const checkSweep = memoLast((doc: SweepInput) => [JSON.stringify(doc)], (
   }
 });
 
-type CellCheck = { state: 'checking' } | { state: 'ok'; work: SweepWork } | { state: 'error'; message: string };
-let cellCheck: { sweep: Sweep; status: CellCheck; worker: Worker | null } | null = null;
-
 /**
- * Every cell of `sweep` resolved (the CLI's check) in a Web Worker (worker/sweep-check-worker.ts),
+ * Every cell of a sweep resolved (the CLI's check) in a Web Worker (worker/sweep-check-worker.ts),
  * never on the page's thread; the store's sweep.checked changes when it ends, so the view re-renders.
  */
-export function cellsChecked(sweep: Sweep): CellCheck {
-  if (cellCheck?.sweep === sweep) return cellCheck.status;
-  cellCheck?.worker?.terminate();
-  const worker = new Worker(new URL('../worker/sweep-check-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-sweep-check' });
-  const job: NonNullable<typeof cellCheck> = { sweep, status: { state: 'checking' }, worker };
-  cellCheck = job;
-  const end = (status: CellCheck) => {
-    worker.terminate();
-    job.worker = null;
-    if (cellCheck !== job) return;
-    job.status = status;
-    setSweep({ checked: get().sweep.checked + 1 });
-  };
-  worker.onmessage = (e: MessageEvent<SweepCheckAnswer>) => end(e.data.ok ? { state: 'ok', work: e.data.work } : { state: 'error', message: e.data.message });
-  worker.onerror = (e) => end({ state: 'error', message: `The sweep's cells could not be checked: ${e.message || 'the worker failed'}` });
-  worker.postMessage({ doc: { version: 1, base: sweep.base, axes: sweep.axes } } satisfies SweepCheckRequest);
-  return job.status;
-}
-
-let blockedMemo: { key: unknown[]; value: string | null } | null = null;
+const cellChecks = new CellCheckSlot(
+  (sweep, end) => {
+    const worker = new Worker(new URL('../worker/sweep-check-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-sweep-check' });
+    worker.onmessage = (e: MessageEvent<SweepCheckAnswer>) => end(e.data.ok ? { state: 'ok', work: e.data.work } : { state: 'error', message: e.data.message });
+    worker.onerror = (e) => end({ state: 'error', message: `The sweep's cells could not be checked: ${e.message || 'the worker failed'}` });
+    worker.postMessage({ doc: { version: 1, base: sweep.base, axes: sweep.axes } } satisfies SweepCheckRequest);
+    return worker;
+  },
+  () => setSweep({ checked: get().sweep.checked + 1 }),
+);
+const cellsChecked = (sweep: Sweep): CellCheck => cellChecks.status(sweep);
 
 /** Why the Sweep view cannot run now (invalid experiment or axes, cells still being checked), or null. */
-export function sweepBlocked(s: Pick<AppState, 'draft' | 'plan' | 'fieldErrors' | 'configError' | 'sweep'>): string | null {
-  const key = [s.draft, s.plan, s.fieldErrors, s.configError, s.sweep.axes, s.sweep.checked];
-  if (blockedMemo && blockedMemo.key.every((k, i) => k === key[i])) return blockedMemo.value;
-  const d = sweepDocOf(s);
-  let value: string | null;
-  if (!d.ok) value = d.message;
-  else {
+export const sweepBlocked = memoLast(
+  (s: Pick<AppState, 'draft' | 'plan' | 'fieldErrors' | 'configError' | 'sweep'>) => [s.draft, s.plan, s.fieldErrors, s.configError, s.sweep.axes, s.sweep.checked],
+  (s): string | null => {
+    const d = sweepDocOf(s);
+    if (!d.ok) return d.message;
     const c = checkSweep(d.doc);
-    if (!c.ok) value = c.message;
-    else {
-      const cells = cellsChecked(c.sweep);
-      value = cells.state === 'ok' ? null : cells.state === 'error' ? cells.message : `Checking the sweep’s ${c.sweep.cells.toLocaleString('en-US')} cells…`;
-    }
-  }
-  blockedMemo = { key, value };
-  return value;
-}
+    if (!c.ok) return c.message;
+    const cells = cellsChecked(c.sweep);
+    return cells.state === 'ok' ? null : cells.state === 'error' ? cells.message : `Checking the sweep’s ${c.sweep.cells.toLocaleString('en-US')} cells…`;
+  },
+);
 
 export function setSweepAxis(i: number, axis: SweepAxisDraft): void {
   const axes = get().sweep.axes.slice();
@@ -146,7 +130,7 @@ export const setSweepView = (view: Partial<SweepView>) => setSweep({ view: { ...
 
 /** Run the sweep: checked in full (every cell, and the work limit) before any worker starts. */
 export function runSweep(): void {
-  if (running) return;
+  if (running.busy) return;
   const s = get();
   const d = sweepDocOf(s);
   if (!d.ok) return setSweep({ status: 'error', error: d.message });
@@ -195,14 +179,14 @@ export function runSweep(): void {
       schedule();
     },
     done(warnings) {
-      running = null;
+      running.end();
       if (frame) cancelAnimationFrame(frame);
       flush();
       runRef = { ...runRef, warnings, done: runRef.total };
       setSweep({ status: 'done', run: runRef });
     },
     error(message) {
-      running = null;
+      running.end();
       if (frame) cancelAnimationFrame(frame);
       flush();
       setSweep({ status: 'error', error: `The sweep stopped: ${message}` });
@@ -210,15 +194,12 @@ export function runSweep(): void {
   });
   runRef = { ...run, threads: h.workers };
   setSweep({ run: runRef });
-  running = h;
+  running.start(h);
 }
 
 /** Stop the sweep: its workers end; the cells already done stay on the maps. */
 export function cancelSweep(): void {
-  if (!running) return;
-  running.cancel();
-  running = null;
-  setSweep({ status: 'cancelled' });
+  if (running.cancel()) setSweep({ status: 'cancelled' });
 }
 
 /** Open cell `index` of the sweep that ran as an experiment of its own in the explorer. */
@@ -256,7 +237,7 @@ export function openDecodedSweepLink(d: ReturnType<typeof decodeSweepLink>, text
 /** Load one of the page's sweeps (core/sweep/presets.ts): its base into the explorer, its axes here. */
 export function loadSweepPreset(id: string): void {
   const p = SWEEP_PRESETS.find((x) => x.id === id);
-  if (!p || running) return;
+  if (!p || running.busy) return;
   const axes = p.doc.axes.map(axisDraft);
   loadExperiment(p.doc.base, undefined, null, { page: 'sweep', sweep: { ...get().sweep, axes, view: { ...p.view }, status: 'idle', error: null, run: null } });
 }

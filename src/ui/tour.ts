@@ -125,6 +125,14 @@ export function meansAt(plan: Plan, live: Live, k: number): AlgoNow[] {
 /** A turn step's numbers, per algorithm. */
 export const turnMeans = (ts: TurnStep): AlgoNow[] => ts.algorithms.map((a) => ({ J: a.J, prob: a.optimalProb }));
 
+/**
+ * The numbers a turn step `ts` is told against: the turn step shown just before it (`shown`) when
+ * that was the previous turn of the same iteration, else the iteration's start.
+ */
+export function turnBefore(plan: Plan, live: Live, ts: TurnStep, shown: TurnStep | null): AlgoNow[] {
+  return shown && shown.iteration === ts.iteration && shown.done === ts.done - 1 ? turnMeans(shown) : meansAt(plan, live, ts.iteration);
+}
+
 /** Probabilities: 2 decimals, 3 near 0 and 1 (0.999 is not 1). */
 export function fmtP(p: number): string {
   if (!Number.isFinite(p)) return 'n/a';

@@ -6,10 +6,11 @@ import { buildTree } from '../../core/env/tree';
 // first iterations unoptimized (tens of milliseconds on the 2-core machine the figures in
 // docs/architecture.md come from). Splitting pays only when every thread's share of the work is
 // well above that, so the work is estimated first and the split follows from it: a 1-iteration
-// run stays on one thread, the default experiment at 16 seeds uses two.
+// run stays on one thread, and so does the default experiment at 16 seeds (paired on the 2-core
+// machine: 0.77–0.80 s on one thread against 0.93 s on two); at 64 seeds it uses two.
 
-/** Estimated cost per work unit, in ms (measured 15–45 ns on the presets, one thread; the default sampled experiment: 407 units, about 17 µs per run-iteration). */
-const MS_PER_UNIT = 40e-6;
+/** Estimated cost per work unit, in ms (the default sampled experiment: 407 units, about 7 µs per run-iteration on one thread, i.e. 17 ns a unit; 20 ns leaves room for the heavier presets). */
+const MS_PER_UNIT = 20e-6;
 /** The least estimated work (ms) a thread must get for one more thread to pay for its start. */
 export const MIN_SHARE_MS = 150;
 
