@@ -160,11 +160,13 @@ export function useVisible<T extends { id: string }>(series: readonly T[]): T[] 
 
 /**
  * An HTML legend (readable in both themes): one entry per algorithm; a click hides or shows its
- * lines in every chart, the pointer (or focus) on it makes them stand out.
+ * lines in every chart, the pointer (or focus) on it makes them stand out. `fold`: more than
+ * FOLD_OVER entries fold under one line that opens them (the classroom, where the lines' end labels
+ * name them and the chart's height is worth more than four rows of names).
  */
-export function AlgorithmLegend({ algorithms }: { algorithms: { id: string; label: string; color: string }[] }) {
+export function AlgorithmLegend({ algorithms, fold = false }: { algorithms: { id: string; label: string; color: string }[]; fold?: boolean }) {
   const hidden = useApp((s) => s.hiddenLines);
-  return (
+  const list = (
     <ul className="chart-legend">
       {algorithms.map((a) => {
         const shown = !hidden.includes(a.id);
@@ -181,4 +183,15 @@ export function AlgorithmLegend({ algorithms }: { algorithms: { id: string; labe
       })}
     </ul>
   );
+  if (!fold || algorithms.length <= FOLD_OVER) return list;
+  const off = algorithms.filter((a) => hidden.includes(a.id)).length;
+  return (
+    <details className="legend-fold" data-testid="legend-fold">
+      <summary>{`Legend: ${algorithms.length} algorithms${off ? `, ${off} hidden` : ''}`}</summary>
+      {list}
+    </details>
+  );
 }
+
+/** A folding legend folds above this many entries. */
+const FOLD_OVER = 4;
