@@ -7,8 +7,9 @@ import type { CDPSession, Page } from '@playwright/test';
  * machine (two test suites on 2 cores, load 6) the OS scheduler takes the core away from the page in
  * the middle of a task, and a task of 5 ms of work once lasted 76 ms of wall time. The time while
  * the thread is preempted is not its CPU time, so the CPU time of a task is the page's own work,
- * whatever else the machine does: a task that computes for 80 ms measures 80 ms of CPU time on a
- * quiet and on a busy machine alike, and a 5 ms task stays near 5 ms however long it waited.
+ * whatever else the machine does: a task planted with about 80 ms of work measured 82 to 98 ms of
+ * CPU time at loads 5 to 12 (its wall time 105 to 680 ms), and a 5 ms task stays near 5 ms however
+ * long it waited for the core.
  *
  * How: Chrome's trace (through the DevTools Protocol) records every task a thread runs as a
  * `ThreadControllerImpl::RunTask` event, with its wall duration (`dur`) and the thread's CPU time
