@@ -1,7 +1,7 @@
 import { ALGORITHM_IDS, fieldsRead } from '../algo/records';
 import { checkDepth, ConfigError, isRecord, issueToError, quote } from '../config/fields';
 import { ENV_PRESETS } from '../env/presets';
-import { DEFAULTS } from '../config/defaults';
+import { DEFAULT_CONFIG, DEFAULTS } from '../config/defaults';
 import { resolveConfig, type Experiment } from '../config/resolve';
 import { concretePath, parseAxisPath, setAt, type AxisPath } from './paths';
 import { gridValues, SWEEP_LIMITS, sweepSchema, type Axis, type AxisValue } from './schema';
@@ -137,6 +137,9 @@ function checkChangesCells(exp: Experiment, path: AxisPath, axis: number): void 
   if (concretePath(path) === 'optimizer.lr' && exp.algorithms.length > 0 && exp.algorithms.every((a) => a.lr !== null && a.lr !== undefined))
     throw new ConfigError(where, `optimizer.lr changes no cell: every algorithm of the base sets its own lr (${exp.algorithms.map((a) => `${a.id}: ${a.lr}`).join(', ')}), which takes its place; sweep "algorithms.*.lr" instead`);
   const [top, index, field] = path.keys;
+  // a field of an algorithm past the list would leave holes, refused as some other entry's missing id
+  if (top === 'algorithms' && path.starField === null && typeof index === 'number' && path.keys.length >= 3 && index >= exp.algorithms.length)
+    throw new ConfigError(where, `algorithms[${index}] does not exist (the base has ${exp.algorithms.length} algorithms)`);
   if (top === 'algorithms' && path.starField === null && typeof index === 'number' && typeof field === 'string' && path.keys.length === 3) {
     const a = exp.algorithms[index];
     if (a && !['rule', 'advantage', 'label', 'lr', 'id'].includes(field) && !fieldsRead(a).has(field as never))
@@ -172,6 +175,7 @@ export function cellConfig(sweep: Sweep, index: number): Record<string, unknown>
   const touchesAlgorithms = sweep.paths.some((p) => p.path.keys[0] === 'algorithms');
   if (touchesAlgorithms && config.algorithms === undefined) config.algorithms = ALGORITHM_IDS.map((id) => ({ id })); // resolve.ts's default list
   if (sweep.paths.some((p) => p.path.keys[0] === 'optimizer') && config.optimizer === undefined) config.optimizer = { ...DEFAULTS.optimizer }; // its default, whose lr the axis then sets
+  if (sweep.paths.some((p) => p.path.keys[0] === 'policy') && config.policy === undefined) config.policy = { ...DEFAULT_CONFIG.policy }; // the default (tabular), whose field the axis then sets
   sweep.paths.forEach((p, a) => {
     const v = values[a];
     if (p.path.starField === null) config = setAt(config, p.path.keys, v) as Record<string, unknown>;
