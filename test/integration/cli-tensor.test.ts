@@ -52,6 +52,12 @@ describe('seeupo-explorer run on the tensor executor', () => {
     expect(r.stderr).toContain('wasm or cpu');
   });
 
+  it('a browser-only backend with --threads is still one line: no warning before the refusal', () => {
+    const r = cli('run', tmp.file('mlp-webgl.json', { ...MLP, backend: 'webgl' }), '--threads', '2');
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual(['error: backend: must be wasm or cpu in Node (webgl runs in the browser only), got "webgl"']);
+  });
+
   it('an MLP policy with executor cpu exits 2 naming executor', () => {
     const r = cli('run', tmp.file('mlp.json', MLP), '--executor', 'cpu');
     expect(r.code).toBe(2);
