@@ -26,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const command = args.command;
-  if (!command) throw new InputError('give a command: run, claims, advantages, sweep or merge (seeupo-explorer --help shows the usage)');
+  if (!command) throw new InputError('give a command: run, claims, advantages, sweep, merge or lessons (seeupo-explorer --help shows the usage)');
   if (command === 'advantages') {
     if (!args.file) throw new InputError('advantages: give the input file: seeupo-explorer advantages INPUT.json');
     const advantages = advantagesOf(parseAdvantagesInput(readJson(args.file)));

@@ -267,6 +267,12 @@ describe('run', () => {
     expectOneErrorLine(r, 'frobnicate');
   });
 
+  it('no command exits 2 with one line listing every command (lessons too)', () => {
+    const r = cli();
+    expect(r.code).toBe(2);
+    expectOneErrorLine(r, 'run, claims, advantages, sweep, merge or lessons');
+  });
+
   it('run without a file exits 2', () => {
     const r = cli('run');
     expect(r.code).toBe(2);
