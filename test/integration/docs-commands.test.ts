@@ -172,6 +172,14 @@ describe('seeupo-explorer COMMAND --help', () => {
     expect(r.stdout).toContain(`example:\n  ${HELP[command].example}\n`);
   });
 
+  it.each(commands)('%s: docs/cli.md lists it in its usage block and documents it in a section of its own', (command) => {
+    const cliMd = read('docs/cli.md');
+    const usage = fenced(cliMd.split('## Commands')[1]!.split('\n### ')[0]!, 'sh');
+    expect(usage.some((l) => l.startsWith(`seeupo-explorer ${command}`)), 'usage block').toBe(true);
+    const section = prose(cliMd).split(`### \`${command}\``)[1]?.split(/^#{2,3} /m)[0] ?? '';
+    expect(section.replace(/<!--[\s\S]*?-->/g, '').trim(), `### \`${command}\``).not.toBe('');
+  });
+
   it.each(commands)('%s: the example runs as written', (command) => {
     if (command === 'merge') runsAsWritten('seeupo-explorer sweep docs/examples/sweep.json --shard 1/2 --out shard-1.json');
     runsAsWritten(HELP[command].example);
