@@ -110,7 +110,7 @@ describe('sweep format', () => {
     }));
     const t0 = performance.now();
     await expect(runSweepCells(big, shardCells(big.cells, null), { threads: 1, workers: null, shard: null })).rejects.toThrow(
-      /^axes: optimizer\.lr \(8 values\) × algorithms\.\*\.normalization \(3 values\) = 24 cells, 43,200 runs: about 2\.67e\+10 token-updates; the limit is 2e\+10 .*--shard I\/N \(N ≥ 2\)$/,
+      /^axes: optimizer\.lr \(8 values\) × algorithms\.\*\.normalization \(3 values\) = 24 cells, 43,200 runs: about 2\.95e\+10 token-updates; the limit is 2e\+10 .*--shard I\/N \(N ≥ 2\)$/,
     );
     expect(performance.now() - t0).toBeLessThan(20_000); // refused before running (the sweep itself takes minutes)
   });
