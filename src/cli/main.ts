@@ -8,6 +8,7 @@ import { estimateWorkMs, threadsForWork } from '../exec/cpu/work';
 import { parseArgs, type Args } from './args';
 import type { ExperimentResult } from '../core/run/result';
 import { decodeLink, type LinkState } from '../core/config/link-codec';
+import { isSweepLink } from '../core/sweep/link';
 import { explainMismatch, type ResultsHash } from '../core/metrics/results-hash';
 import { InputError } from './errors';
 import { advantagesOf, parseAdvantagesInput, readJson } from './inputs';
@@ -94,6 +95,8 @@ function writeOut(text: string): Promise<void> {
 
 /** A permalink's config, and the hash it carries (a bad link is an input error naming the field). */
 function openLink(link: string): LinkState {
+  // the Sweep view's address is a link too, but to a grid of experiments (docs/sweeps.md "Link")
+  if (isSweepLink(link)) throw new InputError("--link: this is a sweep's link (sweep=…), not an experiment's: run and claims read one experiment; on the page, open a cell of the sweep and copy its link");
   const d = decodeLink(link);
   if (!d.ok) throw new InputError(`--link: ${safeText(d.message, 300)}`); // the codec's message may echo parts of the link
   if (d.empty) throw new InputError('--link: the link has no #v=1&… fragment (copy it with the page\'s "Copy link")');

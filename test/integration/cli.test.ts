@@ -273,6 +273,12 @@ describe('run', () => {
     expectOneErrorLine(r, 'run, claims, advantages, sweep, merge or lessons');
   });
 
+  it("a sweep's link given to run --link exits 2 saying it is a sweep's, not an unknown field", () => {
+    const r = cli('run', '--link', 'http://localhost/#v=1&sweep=eJyrVspMUbIyNjIwMjAzMDAwNjA0MjE2NDQxMTK0MDSuBQBDcQXh');
+    expect(r.code).toBe(2);
+    expect(expectOneErrorLine(r, "--link: this is a sweep's link")).not.toContain('unknown field');
+  });
+
   it('run without a file exits 2', () => {
     const r = cli('run');
     expect(r.code).toBe(2);
