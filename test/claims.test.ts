@@ -561,3 +561,13 @@ describe('claimsInputOf', () => {
     expect(claimOf(3, claimsInputOf(exp, 1, streaming)).verdict).toBe('undecided');
   });
 });
+
+describe('a verdict’s reason is one sentence', () => {
+  it('several pairs’ reasons join into one, numbered', async () => {
+    const { oneSentence } = await import('../src/core/claims/rules-twins');
+    expect(oneSentence(['Training ended in different places: A, but B.'], 'group/batch pairs')).toBe('Training ended in different places: A, but B.');
+    const two = oneSentence(['Training ended in different places: A, but B.', 'Every seed has settled: C; D.'], 'group/batch pairs');
+    expect(two).toBe('In 2 group/batch pairs: (1) Training ended in different places: A, but B; (2) Every seed has settled: C; D.');
+    expect(two.match(/\.(\s|$)/g)).toHaveLength(1);
+  });
+});
