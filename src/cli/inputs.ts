@@ -63,6 +63,8 @@ export function readJson(path: string): unknown {
     throw new InputError((e as Error).message.replace(/^: /, ''));
   }
   if (text.length > MAX_INPUT_BYTES) throw new InputError(`${name}: the file is over ${MAX_INPUT_BYTES.toLocaleString('en-US')} characters; the limit is ${MAX_INPUT_BYTES.toLocaleString('en-US')}`);
+  // a byte-order mark, as some editors write: the page's file import (Blob.text(), UTF-8 decode) drops it too
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   let value: unknown;
   try {
     value = JSON.parse(text);

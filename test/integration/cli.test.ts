@@ -279,6 +279,15 @@ describe('run', () => {
     expect(expectOneErrorLine(r, "--link: this is a sweep's link")).not.toContain('unknown field');
   });
 
+  it('a config file that starts with a byte-order mark runs as without one (as the page imports it)', () => {
+    const plain = cli('run', tmp.file('plain.json', TINY_EXACT), '--threads', '1');
+    const bom = cli('run', tmp.file('bom.json', `\ufeff${JSON.stringify(TINY_EXACT)}`), '--threads', '1');
+    expect(bom.code, bom.stderr).toBe(0);
+    const strip = (out: string) => ({ ...JSON.parse(out), wallSeconds: 0, algorithms: null });
+    expect(strip(bom.stdout)).toEqual(strip(plain.stdout));
+    expect(JSON.parse(bom.stdout).resultsHash).toEqual(JSON.parse(plain.stdout).resultsHash);
+  });
+
   it('run without a file exits 2', () => {
     const r = cli('run');
     expect(r.code).toBe(2);
