@@ -2,6 +2,7 @@ import { DEFAULT_CONFIG } from './defaults';
 import { ConfigError, isRecord, issueToError, safeText, tooDeep, formatPath, MAX_DEPTH } from './fields';
 import { resolveConfig, type Experiment } from './resolve';
 import { customEnvSchema } from './schema';
+import { checkKeyCounts } from './key-limit';
 
 // Config and environment files the page imports, validated by the same schema as the CLI and
 // permalinks. Never throws: a rejection names the field.
@@ -16,6 +17,12 @@ export type Imported =
 
 function parseJson(text: string, what: string): { ok: true; value: unknown } | { ok: false; field: string; message: string } {
   if (text.length > MAX_IMPORT_BYTES) return { ok: false, field: 'file', message: `file: the ${what} is ${text.length.toLocaleString('en-US')} characters; the limit is ${MAX_IMPORT_BYTES.toLocaleString('en-US')}` };
+  try {
+    checkKeyCounts(text, `the ${what}`); // a key given twice, which JSON.parse would drop without a word, as the CLI refuses it
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    return { ok: false, field: 'file', message: `file: ${e.message}` };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
