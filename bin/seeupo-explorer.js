@@ -3,28 +3,29 @@
 // been built yet. Start-up: the bundle is compiled with V8's code cache (dist/cli.js.cache, written
 // by the build and again whenever V8 rejects it: another Node version or V8 flags), so a short run
 // does not spend its time compiling. SEEUPO_CODE_CACHE=off runs without the cache.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import module, { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
+//
+// This file is CommonJS (bin/package.json): an ES module entry makes Node start its ES module
+// loader, and exposing node:fs to an ES module loads every stream class (fs.ReadStream's getter),
+// a cost every run paid before doing anything (docs/architecture.md "Start-up").
+'use strict';
+const { existsSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const Module = require('node:module');
+const { dirname, join } = require('node:path');
+const { Script } = require('node:vm');
 
 // Node ≥ 22.1 caches what its own module loaders compile (the worker bundle, tfjs); absent on Node 20
 try {
-  module.enableCompileCache?.();
+  Module.enableCompileCache?.();
 } catch {
   // a cache folder that cannot be made: run without it
 }
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-if (!existsSync(cli)) {
-  const { execFileSync } = await import('node:child_process');
-  execFileSync(process.execPath, ['scripts/build-node.mjs'], { cwd: root, stdio: 'inherit' });
-}
+const root = join(__dirname, '..');
+const cli = join(root, 'dist', 'cli.js');
+if (!existsSync(cli)) require('node:child_process').execFileSync(process.execPath, ['scripts/build-node.mjs'], { cwd: root, stdio: 'inherit' });
 
 const mode = process.env.SEEUPO_CODE_CACHE;
-if (mode === 'off') createRequire(import.meta.url)(cli);
+if (mode === 'off') require(cli);
 else runCached(cli, cli + '.cache', mode === 'write');
 
 /** Run a CommonJS file as require() would, compiled with (and, when missing or rejected, saving) V8's code cache. */
@@ -53,5 +54,5 @@ function runCached(file, cacheFile, forceWrite) {
     });
   }
   const mod = { exports: {}, filename: file, id: file, loaded: false };
-  wrapper.runInThisContext().call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
+  wrapper.runInThisContext().call(mod.exports, mod.exports, Module.createRequire(file), mod, file, dirname(file));
 }

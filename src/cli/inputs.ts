@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { checkKeyCounts } from '../core/config/key-limit';
-import { z } from 'zod';
+import * as z from 'zod';
 import { computeAdvantages, groupSizes } from '../core/algo/advantages';
 import { checkDepth, issueToError, oneOf, finiteNumber, quote, safeText } from '../core/config/fields';
 import { GROUP_ESTIMATORS, NORMALIZATIONS } from '../core/options';

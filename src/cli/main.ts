@@ -77,7 +77,7 @@ async function runFromArgs(command: string, args: Args, threadsFlag: number | un
   }
   const exp = resolveConfig(raw);
   for (const w of exp.warnings) process.stderr.write(`warning: ${safeText(w, 1000)}\n`);
-  const bar = progressBar(process.stderr, 'running');
+  const bar = progressBar('running');
   // without --threads: as many threads as the estimated work pays for (a short run stays on this thread)
   const threads = threadsFlag ?? threadsForWork(estimateWorkMs(exp), availableParallelism(), exp.algorithms.length * exp.seedIndices.length);
   const launch = threads === 1 ? inThisThread : nodeThreadLauncher(new URL('./cpu-worker.js', import.meta.url));

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENV_PRESET_NAMES, ENV_PRESETS, type EnvPreset } from '../env/presets';
 import { ALGORITHM_IDS } from '../algo/records';
 import { bool, finiteNumber, isRecord, listOf, num, numOrNull, oneOf, show } from './fields';
