@@ -73,6 +73,9 @@ export function runShardsOnCpu(exp: Experiment, source: { config: unknown } | { 
       }
     };
     const base = 'exp' in source ? { config: null, exp: source.exp } : { config: source.config };
-    shards.forEach((specs, s) => handles.push(opts.launch({ ...base, specs, progressEvery: opts.progressEvery ?? 10 }, onMessage(s))));
+    // a shard on this thread takes a copy of the experiment already resolved instead of
+    // validating the config again (a copy: a shard writes scheduled changes into its experiment)
+    const own = (): { exp?: Experiment } => ('exp' in source || opts.launch !== inThisThread ? {} : { exp: structuredClone(exp) });
+    shards.forEach((specs, s) => handles.push(opts.launch({ ...base, ...own(), specs, progressEvery: opts.progressEvery ?? 10 }, onMessage(s))));
   });
 }
