@@ -8,6 +8,7 @@ import { buildTree } from '../../core/env/tree';
 import { chooseExecutor } from '../../core/run/choose';
 import { runShard, type ShardMessage, type ShardRequest } from './protocol';
 import type { Progress } from '../host/progress';
+import { nowMs } from '../host/clock';
 
 /** Starts one shard somewhere (this thread, a worker thread, a Web Worker). */
 export type ShardLauncher = (req: ShardRequest, onMessage: (m: ShardMessage) => void) => { cancel(): void };
@@ -29,7 +30,7 @@ export interface CpuRunOptions {
 
 /** Run an experiment on the CPU executor over `threads` shards and assemble the result JSON. */
 export async function runOnCpu(exp: Experiment, config: unknown, opts: CpuRunOptions): Promise<ExperimentResult> {
-  const t0 = performance.now();
+  const t0 = nowMs();
   const shards = partitionRuns(allRuns(exp), opts.threads);
   const series = await runShardsOnCpu(exp, { config }, shards, opts);
   const Jstar = computeOptimum(exp.env, buildTree(exp.env), sharesContexts(exp.policy)).Jstar;
@@ -38,7 +39,7 @@ export async function runOnCpu(exp: Experiment, config: unknown, opts: CpuRunOpt
     backend: null,
     executorReason: chooseExecutor(exp).reason,
     threads: shards.length,
-    wallSeconds: (performance.now() - t0) / 1000,
+    wallSeconds: (nowMs() - t0) / 1000,
   });
 }
 
