@@ -74,9 +74,10 @@ export function runShardsOnCpu(exp: Experiment, source: { config: unknown } | { 
       }
     };
     const base = 'exp' in source ? { config: null, exp: source.exp } : { config: source.config };
-    // a shard on this thread takes a copy of the experiment already resolved instead of
-    // validating the config again (a copy: a shard writes scheduled changes into its experiment)
-    const own = (): { exp?: Experiment } => ('exp' in source || opts.launch !== inThisThread ? {} : { exp: structuredClone(exp) });
+    // every shard gets the experiment already resolved from this config instead of validating
+    // the config again (a worker then never builds the config schema): a copy each, as a shard
+    // writes scheduled changes into its experiment and one shard may run on this thread
+    const own = (): { exp?: Experiment } => ('exp' in source ? {} : { exp: structuredClone(exp) });
     shards.forEach((specs, s) => handles.push(opts.launch({ ...base, ...own(), specs, progressEvery: opts.progressEvery ?? 10 }, onMessage(s))));
   });
 }
