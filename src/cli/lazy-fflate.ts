@@ -8,5 +8,5 @@ import type * as Fflate from 'fflate';
 let real: typeof Fflate | undefined;
 const load = (): typeof Fflate => (real ??= require('fflate/browser') as typeof Fflate);
 
-export const deflateSync: typeof Fflate.deflateSync = (data, opts) => load().deflateSync(data, opts);
-export const inflateSync: typeof Fflate.inflateSync = (data, opts) => load().inflateSync(data, opts);
+export const deflateSync = ((...args: Parameters<typeof Fflate.deflateSync>) => load().deflateSync(...args)) as typeof Fflate.deflateSync;
+export const inflateSync = ((...args: Parameters<typeof Fflate.inflateSync>) => load().inflateSync(...args)) as typeof Fflate.inflateSync;
