@@ -6,9 +6,8 @@ const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // PW_PORT lets two checkouts run their browser tests at once without sharing a preview server.
 const port = Number(process.env.PW_PORT ?? 4173);
 
-// One spec file at a time by default (PW_WORKERS=2 runs two): several specs assert that the page
-// has no task over 50 ms, and a second browser competing for a 2-core machine stretches a 5 ms
-// task past that; two workers were not reliably faster either (docs/testing.md has the numbers).
+// One spec file at a time by default (PW_WORKERS=2 runs two): two workers were not reliably
+// faster on a 2-core machine (docs/testing.md has the numbers).
 const workers = Number(process.env.PW_WORKERS ?? 1);
 
 export default defineConfig({

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { openSettings, watchProblems, RUN_TIMEOUT } from './helpers';
+import { drawn, openSettings, watchProblems, RUN_TIMEOUT } from './helpers';
 import { lessonById } from '../src/core/lessons/lessons';
 import { resolveConfig } from '../src/core/config/resolve';
 
@@ -29,6 +29,7 @@ async function waitDone(page: Page, timeout = 90_000): Promise<void> {
   await expect(progress).toHaveAttribute('data-status', /^(done|error)$/, { timeout });
   await expect(page.getByTestId('error-banner')).toHaveCount(0);
   await expect(progress).toHaveAttribute('data-status', 'done');
+  await drawn(page);
 }
 
 test('the Claims view: five cards, each with its texts, live verdict and lessons', async ({ page }) => {

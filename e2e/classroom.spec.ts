@@ -120,6 +120,17 @@ for (const [w, h] of [[1366, 768], [1920, 1080]] as const) {
     expect(await crowdedTreeLabels(page), 'tree labels apart').toEqual([]);
     expect(await tagOverControls(page), 'the tour tag covers no control').toEqual([]);
     await page.screenshot({ path: `docs/screenshots/classroom-${w}x${h}.png` });
+    // nine lines: the legend is one line until opened (the end labels name the lines), and the plot
+    // keeps the height it saves; opened, every entry shows and Next stays on screen
+    const plotHeight = (await page.getByTestId('chart-return').locator('svg.plot-svg').boundingBox())!.height;
+    if (w === 1366) expect(plotHeight, 'the return chart’s plot height at 1366×768').toBeGreaterThanOrEqual(150);
+    const fold = page.getByTestId('chart-return').getByTestId('legend-fold');
+    await expect(fold).toContainText('Legend: 9 algorithms');
+    await expect(page.getByTestId('legend-grpo')).toBeHidden();
+    await fold.locator('summary').click();
+    await expect(page.getByTestId('legend-grpo')).toBeVisible();
+    await onScreen(page, page.getByTestId('tour-next'), 'the tour’s Next, the legend open');
+    await fold.locator('summary').click();
     if (w === 1366) {
       // the parts the issue names, then every text of the layout
       for (const sel of ['.plot text', '.chart-legend .legend-entry', '.verdict-reason', '.tree-svg text']) {

@@ -71,11 +71,21 @@ export async function runToEnd(page: Page, iterations: number, timeout = RUN_TIM
   await expect(page.getByTestId('error-banner')).toHaveCount(0);
   await expect(progress).toHaveAttribute('data-status', 'done');
   await expect(progress).toHaveAttribute('aria-valuenow', String(iterations));
+  await drawn(page);
   return (Date.now() - t0) / 1000;
 }
 
-/** Mean final J of each algorithm, at full precision, from the summary table. */
+/**
+ * Wait until every part of the page shows the latest results: the charts, verdicts, summary table
+ * and caption follow them in paced slots, a few tasks after the progress bar (charts/common.tsx).
+ */
+export async function drawn(page: Page): Promise<void> {
+  await expect(page.getByTestId('progress')).toHaveAttribute('data-drawn', 'true');
+}
+
+/** Mean final J of each algorithm, at full precision, from the summary table (once it shows the latest results). */
 export async function finalJ(page: Page): Promise<Record<string, number>> {
+  await drawn(page);
   const rows = page.getByTestId('summary-table').locator('tbody tr[data-algorithm]');
   const out: Record<string, number> = {};
   for (const row of await rows.all()) {

@@ -6,6 +6,7 @@ import { SWEEP_PRESETS } from '../src/core/sweep/presets';
 import { DEFAULT_SWEEP_VIEW, encodeSweepLink } from '../src/core/sweep/link';
 import { runSweepCellsInNode } from '../src/cli/sweep-run';
 import { finalJ, runToEnd, watchProblems } from './helpers';
+import { describeTasks, overCpu, watchMainThread } from './main-thread';
 
 // The Sweep view: a preset phase diagram runs in Web Workers and equals what
 // the command line's sweep runner gives for the same document; its link replays it; a cell opens
@@ -148,34 +149,19 @@ test('cancel stops the workers and keeps the cells already done, exportable and 
   expect(csv.text.trim().split('\n').length - 1).toBe(done * 9);
 });
 
-/** Collect the page's long tasks from its first script on: an observer installed before navigation. */
-async function recordLongTasks(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const w = window as unknown as { longTasks: [number, number][] };
-    w.longTasks = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.longTasks.push([e.startTime, e.duration]);
-    }).observe({ type: 'longtask' });
-  });
-}
-
-/**
- * Open `fragment` in the running page (as the back button would) and return the long tasks from
- * that moment on: every task that ends after it, the one that opens the link included.
- */
-async function openWatchingLongTasks(page: Page, fragment: string): Promise<() => Promise<[number, number][]>> {
-  const at = await page.evaluate((f) => {
-    const t = performance.now();
+/** Open `fragment` in the running page, as the back button would. */
+async function openInPage(page: Page, fragment: string): Promise<void> {
+  await page.evaluate((f) => {
     history.pushState(null, '', `#${f}`);
     dispatchEvent(new PopStateEvent('popstate'));
-    return t;
   }, fragment);
-  return async () => (await page.evaluate(() => (window as unknown as { longTasks: [number, number][] }).longTasks)).filter(([start, d]) => start + d > at);
 }
 
-test('the page never blocks opening a 4,096-cell sweep link: no long task over 50 ms from the moment it is opened', async ({ page }) => {
+// "No task over 50 ms" counts the page's own work: each main-thread task's CPU time, which a loaded
+// machine does not stretch (a task's wall time grows with every other process that takes the core);
+// e2e/main-thread.ts says how it is measured and why.
+test('the page never blocks opening a 4,096-cell sweep link: no main-thread task over 50 ms of CPU from the moment it is opened', async ({ page }) => {
   const problems = watchProblems(page);
-  await recordLongTasks(page);
   await page.goto('/#v=1');
   await expect(page.getByTestId('tab-sweep')).toBeVisible();
   // 64 × 64 cells over a 65,536-sequence environment (16 tokens × 4 turns): a 476-character link
@@ -183,22 +169,24 @@ test('the page never blocks opening a 4,096-cell sweep link: no long task over 5
   const grid = (path: string, from: number, to: number) => ({ path, grid: { from, to, count: 64 } });
   const heavy = encodeSweepLink({ version: 1, base: { version: 1, env: { preset: 'needle', turns: 4, vocab: 16 }, mode: 'exact', iterations: 2, seeds: 1, algorithms: [{ id: 'grpo' }] }, axes: [grid('optimizer.lr', 0.1, 10), grid('algorithms.*.clip', 0.1, 0.5)] } as never, DEFAULT_SWEEP_VIEW);
   expect(heavy.ok).toBe(true);
-  const refused = await openWatchingLongTasks(page, heavy.ok ? heavy.fragment : '');
+  const refusing = await watchMainThread(page);
+  await openInPage(page, heavy.ok ? heavy.fragment : '');
   await expect(page.getByTestId('link-error')).toContainText('4,096 cells of this base cost');
-  const refusedTasks = await refused();
-  console.log(`refusing the 476-character link: ${refusedTasks.map(([, d]) => `${Math.round(d)} ms`).join(', ') || 'no long task'}`);
-  expect(refusedTasks).toEqual([]);
+  const refusedTasks = await refusing.stop();
+  console.log(`refusing the 476-character link: ${describeTasks(refusedTasks)}`);
+  expect(overCpu(refusedTasks)).toEqual([]);
   // 4,096 cells of a small base, from the explorer: the switch to the Sweep view and the check of its
   // cells (a slice at a time in a worker, Run on once they all are) without a task over 50 ms
   const light = encodeSweepLink({ version: 1, base: { version: 1, env: { preset: 'lock' }, mode: 'exact', iterations: 20, seeds: 1, algorithms: [{ id: 'grpo' }] }, axes: [grid('optimizer.lr', 0.1, 10), grid('algorithms.*.clip', 0.1, 0.5)] } as never, DEFAULT_SWEEP_VIEW);
-  const accepted = await openWatchingLongTasks(page, light.ok ? light.fragment : '');
+  const accepting = await watchMainThread(page);
+  await openInPage(page, light.ok ? light.fragment : '');
   await expect(page.getByTestId('sweep-view')).toBeVisible();
   await expect(page.getByTestId('sweep-size')).toContainText('64 × 64 = 4,096 cells');
   await expect(page.getByTestId('sweep-run')).toBeDisabled();
   await expect(page.getByTestId('sweep-run')).toBeEnabled({ timeout: 120_000 });
-  const tasks = await accepted();
-  console.log(`opening the 4,096-cell link from the explorer: ${tasks.map(([, d]) => `${Math.round(d)} ms`).join(', ') || 'no long task'}`);
-  expect(tasks).toEqual([]);
+  const tasks = await accepting.stop();
+  console.log(`opening the 4,096-cell link from the explorer: ${describeTasks(tasks)}`);
+  expect(overCpu(tasks)).toEqual([]);
   expect(problems).toEqual([]);
 });
 

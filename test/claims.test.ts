@@ -171,6 +171,13 @@ describe('groups and twins', () => {
     expect(isTwin(rec('reinforce'), rec('reinforce', { normalization: 'group', clip: 0.1, epochs: 9 }, 'r2'), 'normalization')).toBe(true);
     expect(isTwin(s, f, 'order', ['3:0.1', ''])).toBe(false);
     expect(isTwin(rec('reinforce'), rec('reinforce', { normalization: 'group' }, 'r2'), 'normalization', ['3:0.1', ''])).toBe(true);
+    // the critic's λ and lr are read only with gae advantages: on GRPO they are ignored (the config
+    // warns), so they cannot keep two GRPOs from being twins; on a gae algorithm they count
+    expect(isTwin(rec('grpo', { gaeLambda: 0.5 }), rec('grpo', { normalization: 'batch' }, 'g2'), 'normalization')).toBe(true);
+    expect(isTwin(rec('grpo', { criticLr: 3 }), rec('grpo', { normalization: 'batch' }, 'g2'), 'normalization')).toBe(true);
+    expect(isTwin(rec('ppo-grae'), rec('ppo-grae', { advantage: 'gae' }, 'p2'), 'advantage')).toBe(true);
+    expect(isTwin(rec('ppo-grae'), rec('ppo-grae', { advantage: 'gae', gaeLambda: 0.5 }, 'p2'), 'advantage')).toBe(false);
+    expect(isTwin(rec('ppo-grae', { gaeLambda: 0.5 }), rec('ppo-grae', { advantage: 'gae' }, 'p2'), 'advantage')).toBe(false);
   });
 
   it('effective learning rate: its own lr if set, else optimizer.lr with its scheduled changes; twins compare it', () => {
@@ -552,5 +559,15 @@ describe('claimsInputOf', () => {
     expect(claimsInputOf(exp, 1, s).runs[0][1].diverged).toBe(35);
     const streaming = series([[stuck().slice(0, 4), stuck().slice(0, 4)], [reach().slice(0, 4), reach().slice(0, 4)]]);
     expect(claimOf(3, claimsInputOf(exp, 1, streaming)).verdict).toBe('undecided');
+  });
+});
+
+describe('a verdict’s reason is one sentence', () => {
+  it('several pairs’ reasons join into one, numbered', async () => {
+    const { oneSentence } = await import('../src/core/claims/rules-twins');
+    expect(oneSentence(['Training ended in different places: A, but B.'], 'group/batch pairs')).toBe('Training ended in different places: A, but B.');
+    const two = oneSentence(['Training ended in different places: A, but B.', 'Every seed has settled: C; D.'], 'group/batch pairs');
+    expect(two).toBe('In 2 group/batch pairs: (1) Training ended in different places: A, but B; (2) Every seed has settled: C; D.');
+    expect(two.match(/\.(\s|$)/g)).toHaveLength(1);
   });
 });

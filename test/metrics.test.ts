@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { iterationsTo95, meanInterval, summarize, tQuantile975, violations } from '../src/core/metrics/summary';
+import { atOptimumTolerance, iterationsTo95, meanInterval, summarize, tQuantile975, violations, violationTolerance } from '../src/core/metrics/summary';
 import { customConfig, shardFor } from './support/engine';
 
 describe('across-seed summaries', () => {
@@ -22,12 +22,21 @@ describe('across-seed summaries', () => {
     const J = [0.1, 0.5, 0.4, 0.9, 0.96, 0.995];
     expect(violations(J, 1e-6)).toEqual([2]);
     expect(iterationsTo95(J, 1)).toBe(4); // goal 0.1 + 0.95·0.9 = 0.955, first reached by 0.96
-    const s = summarize([J, [0.1, 0.2, 0.3, 0.3, 0.3, 0.3]], 1, 1e-6);
+    const s = summarize([J, [0.1, 0.2, 0.3, 0.3, 0.3, 0.3]], 1, { violation: 1e-6, atOptimum: 0.01 });
     expect(s.atOptimum).toBe(0.5);
     expect(s.itersTo95).toEqual([4, null]);
     expect(s.medianItersTo95).toBe(4); // lower median of {4, ∞}
     expect(s.violations).toBe(1);
     expect(s.finalJ.mean).toBeCloseTo(0.6475, 12);
+  });
+  it('at J* is in units of the rewards’ range: rescaled rewards give the same share; a diverged seed is never at J*', () => {
+    const J = [0.1, 0.5, 0.4, 0.9, 0.96, 0.995]; // 0.005 short of J* = 1 on rewards spanning 1
+    const share = (k: number) => summarize([J.map((v) => v * k)], k, { violation: violationTolerance(k), atOptimum: atOptimumTolerance(k) }).atOptimum;
+    for (const k of [1, 0.01, 1e-4, 100]) expect(share(k), `rewards ×${k}`).toBe(1);
+    // on rewards spanning 0.1 the same J is 0.5 tenths short: not at J* (0.01 absolute said it was)
+    expect(summarize([J], 1, { violation: 1e-7, atOptimum: atOptimumTolerance(0.1) }).atOptimum).toBe(0);
+    const diverged = summarize([J, J], 1, { violation: 1e-6, atOptimum: 0.01 }, [null, 5]);
+    expect(diverged.atOptimum).toBe(0.5);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoLast } from '../src/ui/memo-last';
+import { memoLast, once } from '../src/ui/memo-last';
 
 describe('memoLast', () => {
   it('computes once per distinct key, by identity, remembering only the last', () => {
@@ -32,5 +32,19 @@ describe('memoLast', () => {
     f(1);
     f(1);
     expect(calls).toBe(1);
+  });
+});
+
+describe('once', () => {
+  it('computes on the first call only, a null answer included', () => {
+    let calls = 0;
+    const made = once(() => (calls++, null));
+    expect(calls).toBe(0); // nothing until first used
+    expect(made()).toBeNull();
+    expect(made()).toBeNull();
+    expect(calls).toBe(1);
+    const box = once(() => ({ n: ++calls }));
+    expect(box()).toBe(box());
+    expect(calls).toBe(2);
   });
 });

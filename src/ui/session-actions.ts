@@ -15,15 +15,16 @@ import { CommandQueue } from './command-queue';
 import { checkDraft, isValid, useApp, type AppState, type Draft, type Theme } from './state';
 import { mergeTrees, treeRunsOf, treeUnavailable, type TreeRun } from './tree-state';
 import { evidenceLargestDrop, largestDrop } from './charts/largest-drop';
+import { PendingTrees, SessionSlot, TurnHold } from './session-slot';
 import type { PolicyTreeView } from '../core/env/policy-tree';
 
 // What the page's buttons and controls do. Every command to the workers goes through one
 // queue, so a burst of presses is performed in order; the status changes at once.
 
-let session: Session | null = null;
-/** While stepping turn by turn, the iteration the charts stop at (the one being stepped). */
-let holdAt: number | null = null;
-let turnRecords: { iteration: number; records: TurnRecord[] } | null = null;
+/** The workers' session: commands go to it; the events of one replaced since are dropped. */
+const session = new SessionSlot<Session>();
+/** While stepping turn by turn, the iteration the charts stop at (the one being stepped) and its turn records. */
+const turnHold = new TurnHold<{ iteration: number; records: TurnRecord[] }>();
 /** Seconds run and iterations per second, for the progress line. */
 const clock = new RunClock();
 /** Whether the charts may redraw now: at most once per CHART_REDRAW_MS while results stream. */
@@ -40,12 +41,11 @@ const enqueue = (task: () => Promise<unknown> | unknown) => commands.add(task);
 /** Let the workers run to the end without holding the queue (Pause interrupts them). */
 function runToEnd(): void {
   clock.start();
-  session!.runTo(null).catch(() => undefined);
+  session.current!.runTo(null).catch(() => undefined);
 }
 
 function fail(msg: string): void {
-  session?.close();
-  session = null;
+  session.clear();
   clock.stop();
   set({ status: 'error', error: msg });
 }
@@ -60,11 +60,12 @@ const requestFrame = oncePerFrame(() => publish(false));
  */
 function publish(force = true): void {
   const s = get();
-  if (!s.live || !session) return;
-  const reached = session.iteration;
+  const current = session.current;
+  if (!s.live || !current) return;
+  const reached = current.iteration;
   const before = s.live.iteration;
   // −1 until every worker has sent J[0]: charts must not take the empty first point as final
-  s.live.iteration = holdAt === null ? reached : Math.min(reached, holdAt);
+  s.live.iteration = turnHold.shown(reached);
   const now = performance.now();
   const { elapsed, itPerSec: measured } = clock.sample(reached, now);
   const itPerSec = measured ?? s.itPerSec;
@@ -99,24 +100,22 @@ function valueOf(plan: Plan, path: string, changes: HotChange[], at: number): nu
  * The trees the workers sent (one event per iteration block, tens a second), drawn at most once
  * per CHART_REDRAW_MS: a redraw of a large tree costs as much as a chart's.
  */
-let treesDue: { s: Session; trees: PolicyTreeView[] } | null = null;
+const treesDue = new PendingTrees<Session, PolicyTreeView>(mergeTrees);
 const drawTrees = throttle(() => {
-  const due = treesDue;
-  treesDue = null;
-  if (due && session === due.s && holdAt === null) set({ policyTrees: mergeTrees(get().policyTrees, due.trees) });
+  const due = treesDue.take();
+  if (due && session.holds(due.s) && !turnHold.holding) set({ policyTrees: mergeTrees(get().policyTrees, due.trees) });
 }, CHART_REDRAW_MS);
 
 function showTrees(s: Session, trees: PolicyTreeView[]): void {
-  treesDue = { s, trees: mergeTrees(treesDue?.s === s ? treesDue.trees : [], trees) };
+  treesDue.add(s, trees);
   drawTrees();
 }
 
 /** Start workers for the current plan (paused at iteration 0); resolves when every one is ready. */
 function openSession(plan: Plan): Promise<void> {
-  session?.close();
+  session.closeWorkers();
   const live = emptyLive(plan);
-  holdAt = null;
-  turnRecords = null;
+  turnHold.release();
   clock.reset();
   // the tensor and WebGPU executors hold every run in one worker (one device); the CPU executor shares them out
   const { parts, connect } = runWith(plan.choice, {
@@ -128,39 +127,39 @@ function openSession(plan: Plan): Promise<void> {
   return new Promise((resolve, reject) => {
     const s = new Session(plan.exp, plan.config, live, parts, connect, {
       ready: (backend) => {
-        if (session !== s) return;
+        if (!session.holds(s)) return;
         set({ backend });
         s.speed(get().speed);
         if (treeUnavailable(plan.exp, plan.choice.executor) === null) watchTrees();
         resolve();
       },
       backend: (backend) => {
-        if (session === s) set({ backend, notice: backend.reason });
+        if (session.holds(s)) set({ backend, notice: backend.reason });
       },
       data: () => {
-        if (session === s) requestFrame();
+        if (session.holds(s)) requestFrame();
       },
       policy: (trees) => {
         // while an iteration is shown turn by turn, the trees come from its turn records
-        if (session === s && holdAt === null) showTrees(s, trees);
+        if (session.holds(s) && !turnHold.holding) showTrees(s, trees);
       },
       finished: () => {
-        if (session !== s) return;
+        if (!session.holds(s)) return;
         clock.stop();
         publish();
         set({ status: 'done' });
       },
       error: (msg) => {
-        if (session !== s) return;
+        if (!session.holds(s)) return;
         fail(`The run failed on the ${EXECUTOR_NAMES[plan.choice.executor]} executor: ${msg}`);
         reject(new Error(msg));
       },
     });
-    session = s;
+    session.replace(s);
   });
 }
 
-const hasSession = () => session !== null && !session.finished;
+const hasSession = () => session.active;
 
 /** Run (or resume) to the end. */
 export function startRun(): void {
@@ -199,7 +198,7 @@ export function pauseRun(): void {
   set({ status: 'paused', lastCommand: 'pause' });
   clock.stop();
   enqueue(async () => {
-    await session?.align();
+    await session.current?.align();
     publish();
   });
 }
@@ -207,17 +206,17 @@ export function pauseRun(): void {
 /** Perform exactly one iteration of every run. */
 export function stepOnce(): void {
   const s = get();
-  if (!isValid(s) || s.status === 'running' || (session?.finished ?? false)) return;
+  if (!isValid(s) || s.status === 'running' || (session.current?.finished ?? false)) return;
   const plan = s.plan!;
   set({ status: 'paused', notice: null, lastCommand: 'step' });
   enqueue(async () => {
     if (!hasSession()) await openSession(plan);
     releaseTurnHold();
-    const m = await session!.align();
+    const m = await session.current!.align();
     if (m >= plan.exp.iterations) return;
-    await session!.runTo(m + 1);
+    await session.current!.runTo(m + 1);
     publish();
-    if (session?.finished) set({ status: 'done' });
+    if (session.current?.finished) set({ status: 'done' });
   });
 }
 
@@ -234,21 +233,21 @@ export function turnStepBlocked(plan: Plan | null): string | null {
  */
 export function stepTurn(): void {
   const s = get();
-  if (!isValid(s) || s.status === 'running' || turnStepBlocked(s.plan) || (session?.finished ?? false)) return;
+  if (!isValid(s) || s.status === 'running' || turnStepBlocked(s.plan) || (session.current?.finished ?? false)) return;
   const plan = s.plan!;
   set({ status: 'paused', notice: null, lastCommand: 'step-turn' });
   enqueue(async () => {
     const current = get().turnStep;
-    if (current && turnRecords && current.done < current.turns) {
+    if (current && turnHold.records && current.done < current.turns) {
       showTurn(plan, current.done + 1);
       return;
     }
     if (!hasSession()) await openSession(plan);
     releaseTurnHold();
-    const m = await session!.align();
+    const m = await session.current!.align();
     if (m >= plan.exp.iterations) return;
-    holdAt = m;
-    turnRecords = await session!.turns();
+    turnHold.hold(m);
+    turnHold.recorded(await session.current!.turns());
     showTurn(plan, 1);
   });
 }
@@ -256,7 +255,7 @@ export function stepTurn(): void {
 function showTurn(plan: Plan, done: number): void {
   const { exp } = plan;
   const T = exp.env.turns;
-  const recs = turnRecords!;
+  const recs = turnHold.records!;
   const algorithms: TurnStep['algorithms'] = exp.algorithms.map((_, a) => {
     const updated: (number | 'all' | null)[] = [];
     let J = 0, n = 0;
@@ -277,11 +276,11 @@ function showTurn(plan: Plan, done: number): void {
     }
     return { updated, J: n ? J / n : NaN, optimalProb: prob.map((p) => (n ? p / n : NaN)) };
   });
-  if (done >= T) holdAt = null;
-  treesDue = null; // the turn records' trees are newer than any the workers sent before
+  if (done >= T) turnHold.lastTurnShown();
+  treesDue.drop(); // the turn records' trees are newer than any the workers sent before
   set({ turnStep: { iteration: recs.iteration, done, turns: T, algorithms }, policyTrees: mergeTrees(get().policyTrees, turnTrees(recs.records, done)) });
   publish();
-  if (session?.finished) set({ status: 'done' });
+  if (session.current?.finished) set({ status: 'done' });
 }
 
 /** The watched runs' trees after `done` turn steps (a rule that updates every turn at once: after its one update). */
@@ -297,14 +296,15 @@ function turnTrees(records: TurnRecord[], done: number): PolicyTreeView[] {
 /** Ask the workers for the trees of the runs the tree panel draws (each executor's worker sends those it owns). */
 export function watchTrees(): void {
   const s = get();
-  if (!session || !s.plan) return;
+  const current = session.current;
+  if (!current || !s.plan) return;
   const runs: TreeRun[] = treeRunsOf(s.plan.exp, s.treeRuns);
-  session.watch(runs, s.treeContext);
+  current.watch(runs, s.treeContext);
 }
 
 /** Draw these runs' trees (one or two) in `context`. */
 export function chooseTreeRuns(runs: TreeRun[] | null, context = get().treeContext): void {
-  treesDue = null;
+  treesDue.drop();
   set({ treeRuns: runs, treeContext: context, policyTrees: [] });
   watchTrees();
 }
@@ -322,18 +322,15 @@ export function showLargestDrop(): void {
 
 /** Leave turn-by-turn mode: the stepped iteration is shown whole. */
 function releaseTurnHold(): void {
-  holdAt = null;
-  turnRecords = null;
+  turnHold.release();
   if (get().turnStep) set({ turnStep: null });
 }
 
 /** Stop and clear: the next Run starts from iteration 0. */
 export function resetRun(): void {
-  session?.close();
-  session = null;
+  session.clear();
   commands.clear();
-  holdAt = null;
-  turnRecords = null;
+  turnHold.release();
   clock.reset();
   const s = get();
   set({ status: 'idle', live: null, iteration: 0, total: s.plan?.exp.iterations ?? 0, version: s.version + 1, turnStep: null, backend: null, itPerSec: null, elapsed: 0, error: null, lastCommand: 'reset' });
@@ -365,7 +362,7 @@ function applyDraft(draft: Draft, path: string | null): void {
     set({ draft, plan, fieldErrors: {}, configError: null }); // a line's name: the runs go on
     return;
   }
-  const active = session !== null && (before.status === 'running' || before.status === 'paused') && !session.finished;
+  const active = session.active && (before.status === 'running' || before.status === 'paused');
   if (active && path !== null && isHotPath(path) && before.plan) {
     const oldValue = valueOf(before.plan, path, [], Infinity);
     const newValue = valueOf(plan, path, [], Infinity);
@@ -373,8 +370,8 @@ function applyDraft(draft: Draft, path: string | null): void {
     set({ draft, fieldErrors: {}, configError: null, plan });
     if (oldValue === newValue || newValue === undefined || oldValue === undefined) return;
     enqueue(async () => {
-      const at = await session!.align();
-      session!.hot(at, changeValues({ at, path, value: newValue }, plan.exp.algorithms.length));
+      const at = await session.current!.align();
+      session.current!.hot(at, changeValues({ at, path, value: newValue }, plan.exp.algorithms.length));
       const live = get().live;
       const from = (live && valueOf(before.plan!, path, live.changes, at)) ?? oldValue;
       live?.changes.push({ iteration: at, path, from, to: newValue });
@@ -397,7 +394,7 @@ function applyDraft(draft: Draft, path: string | null): void {
 
 export function setSpeed(speed: number): void {
   set({ speed });
-  session?.speed(speed);
+  session.current?.speed(speed);
 }
 
 export const setXAxis = (xAxis: XAxis) => set({ xAxis });

@@ -17,7 +17,7 @@ import type { Plan } from './plan';
 //   {Jstar}              J*
 //   {verdict}            the live verdict on the lesson's claim
 //   {J:<id>}             mean J over seeds of algorithm <id> now
-//   {atJstar:<id>}       "k/n": seeds of <id> within 0.01 of J*
+//   {atJstar:<id>}       "k/n": seeds of <id> at J* (within 1% of the rewards' range)
 //   {p:<id>:<turn>}      mean probability of the optimal token at turn <turn> (1-based) of <id>
 
 export type TourAction = NonNullable<TourStep['action']>;

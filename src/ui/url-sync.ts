@@ -7,6 +7,7 @@ import { decodeSweepLink, encodeSweepLink, isSweepLink } from '../core/sweep/lin
 import { isValid, useApp, type AppState } from './store';
 import { memoLast } from './memo-last';
 import { HistoryEntries } from './history-entries';
+import { LatestOnly } from './latest-only';
 
 // The address bar follows the experiment: every committed change pushes one history entry,
 // while a slider is dragged (or a field typed into) its entry is replaced as the value moves,
@@ -53,8 +54,8 @@ function write(s: AppState): void {
   else if (how === 'push') history.pushState(null, '', address.fragment);
 }
 
-/** Bumped by every link opened from the history: a sweep link still waiting for its task is dropped when another came after it. */
-let opening = 0;
+/** Links opened from the history: a sweep link still waiting for its task is dropped when another came after it. */
+const openings = new LatestOnly();
 
 /**
  * Back/Forward on the running page. A sweep link (up to thousands of cells) is decoded in this
@@ -62,9 +63,9 @@ let opening = 0;
  * computed in a third, so that no step of opening it blocks the page for long.
  */
 function applyFromHistory(text: string): void {
-  const token = ++opening;
+  const isLatest = openings.start();
   const load = (open: () => boolean) => {
-    if (token !== opening) return;
+    if (!isLatest()) return;
     entries.opened(open);
     // the entry already shows this experiment
     const opened = useApp.getState();

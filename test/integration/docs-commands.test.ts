@@ -122,6 +122,19 @@ describe('README.md', () => {
     }
     expect(links).toBeGreaterThan(30);
   });
+
+  it('every repository file a doc names in code (`test/…`, `src/…`, `scripts/…`, …) exists', () => {
+    let named = 0;
+    for (const doc of DOCS) {
+      for (const code of read(doc).matchAll(/`([^`\n]+)`/g)) {
+        for (const m of code[1]!.matchAll(/(?:^|[\s(='"])((?:src|test|e2e|bench|scripts|docs)\/[\w./-]*\.(?:tsx?|mjs|js|sh|json|md|png))(?=$|[\s)'":,])/g)) {
+          named++;
+          expect(existsSync(join(ROOT, m[1]!)), `${doc}: \`${m[1]}\``).toBe(true);
+        }
+      }
+    }
+    expect(named).toBeGreaterThan(20);
+  });
 });
 
 describe('recipes run as written', () => {

@@ -4,7 +4,7 @@ import { LESSONS } from '../../src/core/lessons/lessons';
 import { cli, ensureBuilt } from '../helpers/cli';
 
 // `seeupo-explorer lessons`: every lesson with its config (as `run` reads it), the verdict it
-// declares and the variants it holds under (cli-contract.md, round 2), so anyone can re-run it.
+// declares and the variants it holds under (docs/cli.md "`lessons`"), so anyone can re-run it.
 
 beforeAll(() => ensureBuilt(), 120_000);
 

@@ -1,6 +1,6 @@
 // Groups of algorithms chosen by their fields, not their names (docs/claims.md, "Terms"), and twins.
 
-import { FIELDS_USED_BY_RULE, NAME_FIELDS, type AlgorithmRecord } from '../algo/records';
+import { FIELDS_USED_BY_RULE, fieldsRead, NAME_FIELDS, type AlgorithmRecord } from '../algo/records';
 import type { ClaimsInput } from './types';
 
 type Fields = Pick<AlgorithmRecord, 'rule' | 'advantage' | 'normalization' | 'order' | 'mCorrection'>;
@@ -23,8 +23,9 @@ const RULE_SPECIFIC = new Set<string>(Object.values(FIELDS_USED_BY_RULE).flat())
 /** The pseudo-field under which two algorithms with different scheduled clip changes differ. */
 export const CLIP_CHANGES = 'clip changes';
 
-const reads = (rule: unknown, key: string): boolean =>
-  typeof rule === 'string' && Object.hasOwn(FIELDS_USED_BY_RULE, rule) && (FIELDS_USED_BY_RULE[rule as AlgorithmRecord['rule']] as string[]).includes(key);
+/** Whether the algorithm reads `key`: its rule's fields, the critic's only with gae advantages (fieldsRead, as the config's warnings say). */
+const reads = (a: AlgorithmRecord, key: string): boolean =>
+  typeof a.rule === 'string' && Object.hasOwn(FIELDS_USED_BY_RULE, a.rule) && fieldsRead(a).has(key as keyof AlgorithmRecord);
 
 const same = (x: unknown, y: unknown): boolean => Object.is(x, y) || JSON.stringify(x) === JSON.stringify(y);
 
@@ -32,7 +33,8 @@ const same = (x: unknown, y: unknown): boolean => Object.is(x, y) || JSON.string
  * The fields in which two algorithms differ, among those that matter to them: every field present
  * on either record except its names (`id`, `preset`, `label`), iterated generically (a field added to AlgorithmRecord later is
  * compared too), except a rule-specific field (one of FIELDS_USED_BY_RULE) that neither
- * algorithm's rule reads — the executor ignores it (the config warns), so it cannot change a run.
+ * algorithm reads (fieldsRead: its rule's fields; the critic's λ and lr only with gae advantages)
+ * — the executor ignores it (the config warns), so it cannot change a run.
  * Twins thus match on every field either rule reads and on every field no rule list knows
  * (`rule` itself among them). `clipChanges` (optional): each one's scheduled clip changes, as a
  * string; they count as a field when either rule reads `clip`.
@@ -47,10 +49,10 @@ export function differingFields(a: AlgorithmRecord, b: AlgorithmRecord, clipChan
     if (lrKeys[0] !== lrKeys[1]) out.push('lr');
   }
   for (const k of keys) {
-    if (RULE_SPECIFIC.has(k) && !reads(a.rule, k) && !reads(b.rule, k)) continue;
+    if (RULE_SPECIFIC.has(k) && !reads(a, k) && !reads(b, k)) continue;
     if (!same((a as unknown as Record<string, unknown>)[k], (b as unknown as Record<string, unknown>)[k])) out.push(k);
   }
-  if ((reads(a.rule, 'clip') || reads(b.rule, 'clip')) && clipChanges[0] !== clipChanges[1]) out.push(CLIP_CHANGES);
+  if ((reads(a, 'clip') || reads(b, 'clip')) && clipChanges[0] !== clipChanges[1]) out.push(CLIP_CHANGES);
   return out;
 }
 

@@ -145,5 +145,11 @@ export function claim5(ctx: Ctx): Claim {
   });
   const verdict = combine(results.map((r) => r.verdict));
   const chosen = results.filter((r) => r.verdict === verdict).map((r) => r.reason);
-  return make(verdict, chosen.join(' '));
+  return make(verdict, oneSentence(chosen, 'group/batch pairs'));
+}
+
+/** Several pairs' reasons as the one sentence a verdict's reason is: "In 2 group/batch pairs: (1) …; (2) …." */
+export function oneSentence(reasons: string[], what: string): string {
+  if (reasons.length === 1) return reasons[0];
+  return `In ${reasons.length} ${what}: ${reasons.map((r, i) => `(${i + 1}) ${r.replace(/\.$/, '')}`).join('; ')}.`;
 }

@@ -5,14 +5,14 @@
 // run may still be streaming: its values end at its last finite one).
 
 import { algorithmLabel, type AlgorithmRecord } from '../algo/records';
-import { iterationsTo95, meanInterval, type MeanInterval } from '../metrics/summary';
+import { AT_OPTIMUM, iterationsTo95, meanInterval, type MeanInterval } from '../metrics/summary';
 import { slotOf, storedAtOrBefore } from '../run/series';
 import { effectiveLr } from './groups';
 import { clopperPearson } from './stats';
 import type { AlgorithmEvidence, ClaimsInput, ClaimsRun, DropEvidence } from './types';
 
-/** tol = AT_JSTAR · R range: a seed is at J* when its final J ≥ J* − tol. */
-export const AT_JSTAR = 0.01;
+/** tol = AT_JSTAR · R range: a seed is at J* when its final J ≥ J* − tol (the summaries' rule, metrics/summary.ts). */
+export const AT_JSTAR = AT_OPTIMUM;
 /** A drop: J_(k+1) < J_k − DROP · R range. */
 export const DROP = 1e-3;
 /** Stalled: |ΔJ| < STALL_J · R range over the window … */

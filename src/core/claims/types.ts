@@ -1,4 +1,4 @@
-// The types of the claims verdicts (docs/claims.md, cli-contract "Claims in results").
+// The types of the claims verdicts (docs/claims.md; their place in a result: docs/cli.md "The result JSON").
 
 import type { AlgorithmRecord } from '../algo/records';
 import type { Mode, OptimizerKind } from '../options';

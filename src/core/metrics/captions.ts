@@ -8,7 +8,7 @@ import { allTerms, AT_JSTAR, claimsRunOf, computeClaims, experimentFacts, jDecim
 import { needsMonteCarlo, type Experiment } from '../config/resolve';
 import { returnRange } from '../env/returns';
 import { storedUpTo, type RunSeries } from '../run/series';
-import { divergedWhere, lastFinite, summarize, violationTolerance, type AlgorithmSummary } from './summary';
+import { divergedWhere, lastFinite, atOptimumTolerance, summarize, violationTolerance, type AlgorithmSummary } from './summary';
 import { seedsIdentical } from './identical';
 
 /** A seed is at the optimum when its J is within this of J* (the share-at-J* rule of §7). */
@@ -24,7 +24,7 @@ export interface LiveSummary {
   summary: AlgorithmSummary;
   /** Runs of this algorithm present in the data. */
   seeds: number;
-  /** Seeds within 0.01 of J* (summary.atOptimum · seeds). */
+  /** Seeds within 1% of the rewards' range of J* (summary.atOptimum · seeds). */
   atOptimumSeeds: number;
   /** Per seed (seed order): the last finite J up to the iteration, NaN when none. */
   finals: number[];
@@ -61,7 +61,8 @@ export function summarizeLive(
 ): LiveSummary[] {
   if (runs.length === 0) return [];
   const jIsEstimate = opts.jIsEstimate ?? needsMonteCarlo(exp.env);
-  const tol = jIsEstimate ? Infinity : violationTolerance(returnRange(exp.env));
+  const range = returnRange(exp.env);
+  const tol = { violation: jIsEstimate ? Infinity : violationTolerance(range), atOptimum: atOptimumTolerance(range) };
   const it = Number.isFinite(iteration) ? Math.max(0, Math.floor(iteration)) : 0;
   return exp.algorithms.map((a, ai) => {
     const mine = runs.filter((s) => s.algoIndex === ai).sort((x, y) => x.seedIndex - y.seedIndex);
@@ -109,7 +110,7 @@ export interface SeedCluster {
 
 export interface SeedGroups {
   seeds: number;
-  /** Seeds (not diverged) whose final J is within 0.01 of J*. */
+  /** Seeds (not diverged) whose final J is within 1% of the rewards' range of J* (atOptimumTolerance). */
   atOptimum: number;
   /** The other finite final values, clustered within 0.02, largest cluster first. */
   clusters: SeedCluster[];

@@ -44,6 +44,14 @@ export function violationTolerance(rewardRange: number): number {
   return 1e-6 * rewardRange;
 }
 
+/** A seed is at J* when its final J ≥ J* − AT_OPTIMUM·(max R̄ − min R̄) (docs/claims.md "Terms"): in units of the rewards' range, so rescaling the rewards changes no count. */
+export const AT_OPTIMUM = 0.01;
+
+/** The distance from J* within which a final J counts as at J*. */
+export function atOptimumTolerance(rewardRange: number): number {
+  return AT_OPTIMUM * rewardRange;
+}
+
 /** Iterations k+1 at which J dropped. */
 export function violations(J: ArrayLike<number>, tol: number): number[] {
   const out: number[] = [];
@@ -60,7 +68,7 @@ export function iterationsTo95(J: ArrayLike<number>, Jstar: number): number | nu
 
 export interface AlgorithmSummary {
   finalJ: MeanInterval;
-  /** Share of seeds whose final J is within 0.01 of J*. */
+  /** Share of seeds, not diverged, whose final J is within atOptimumTolerance of J*. */
   atOptimum: number;
   /** Per seed: iterations to 95% of the way to J* (null = not reached). */
   itersTo95: (number | null)[];
@@ -72,21 +80,28 @@ export interface AlgorithmSummary {
   diverged: (number | null)[];
 }
 
+/** The two tolerances of a summary: of a drop (violationTolerance; ∞ counts none) and of being at J* (atOptimumTolerance). */
+export interface SummaryTolerances {
+  violation: number;
+  atOptimum: number;
+}
+
 /** `diverged`: per run, the iteration it diverged at or null (RunSeries.diverged); none when left out. */
-export function summarize(runsJ: ArrayLike<number>[], Jstar: number, tol: number, diverged?: readonly (number | null)[]): AlgorithmSummary {
+export function summarize(runsJ: ArrayLike<number>[], Jstar: number, tol: SummaryTolerances, diverged?: readonly (number | null)[]): AlgorithmSummary {
   const finals = runsJ.map((J) => lastFinite(J));
   const its = runsJ.map((J) => iterationsTo95(J, Jstar));
   const sorted = its.map((v) => (v === null ? Infinity : v)).sort((a, b) => a - b);
   const med = sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : Infinity;
   let total = 0, seeds = 0;
   for (const J of runsJ) {
-    const v = violations(J, tol).length;
+    const v = violations(J, tol.violation).length;
     total += v;
     if (v) seeds++;
   }
   return {
     finalJ: meanInterval(finals),
-    atOptimum: finals.filter((f) => Number.isFinite(f) && f >= Jstar - 0.01).length / Math.max(1, finals.length),
+    // a diverged seed is not at J* whatever its last finite J (as the claims count it, docs/claims.md)
+    atOptimum: finals.filter((f, r) => (diverged?.[r] ?? null) === null && Number.isFinite(f) && f >= Jstar - tol.atOptimum).length / Math.max(1, finals.length),
     itersTo95: its,
     medianItersTo95: Number.isFinite(med) ? med : null,
     violations: total,

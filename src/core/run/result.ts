@@ -8,7 +8,7 @@ import { sharesContexts } from '../config/experiment';
 import { executorTag, resultsHash, type ResultsHash } from '../metrics/results-hash';
 import { expandSlots, type RunSeries } from './series';
 import { UPDATE_METRICS, type UpdateMetric } from '../metrics/names';
-import { summarize, violations, violationTolerance, type AlgorithmSummary } from '../metrics/summary';
+import { atOptimumTolerance, summarize, violations, violationTolerance, type AlgorithmSummary } from '../metrics/summary';
 
 export { APP_VERSION } from '../version';
 import { APP_VERSION } from '../version';
@@ -85,7 +85,8 @@ export function buildResult(
   meta: { executor: RunExecutor; backend: string | null; executorReason: string; threads: number; wallSeconds: number; jIsEstimate?: boolean },
 ): ExperimentResult {
   // a Monte-Carlo J counts no violations (docs/math.md "What is measured"): its drops are sampling noise
-  const tol = meta.jIsEstimate ? Infinity : violationTolerance(rewardRange(exp));
+  const range = rewardRange(exp);
+  const tol = { violation: meta.jIsEstimate ? Infinity : violationTolerance(range), atOptimum: atOptimumTolerance(range) };
   // J_γ beside J only where it is the learners' objective, so an undiscounted result is unchanged byte for byte
   const discounted = usesDiscountedObjective(exp.env);
   const algorithms = exp.algorithms.map((a, ai) => {
@@ -102,7 +103,7 @@ export function buildResult(
         r.entropy = ev(s.entropy);
         r.optimalTokenProb = s.optimalTokenProb.map(ev);
         for (const m of UPDATE_METRICS) r[m] = list(expandSlots(s[m], s.iterations - 1, s.every));
-        r.violations = violations(s.J, tol);
+        r.violations = violations(s.J, tol.violation);
         r.diverged = s.diverged;
         return r as unknown as RunResult;
       }),

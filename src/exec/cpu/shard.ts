@@ -4,6 +4,7 @@ import { makeScratch, type Scratch } from '../host/scratch';
 import { makeRun, type RunState } from '../host/state';
 import { evaluateRun, iterate, type StepMetrics } from './iterate';
 import { EvalCache } from './eval-cache';
+import { watchedRuns } from '../host/tree-watch';
 import type { Experiment } from '../../core/config/resolve';
 import { makeRunSeries, putUpdate, recordEvaluation, recordUpdate, type RunSeries } from '../../core/run/series';
 import type { RunSpec } from '../../core/run/partition';
@@ -14,8 +15,6 @@ import { nowMs } from '../host/clock';
 
 export type { RunSpec };
 
-/** The page draws at most this many runs' trees side by side. */
-export const MAX_WATCHED = 2;
 
 /**
  * Many runs of one experiment laid out together: one Float64Array holds every run's logits,
@@ -31,7 +30,7 @@ export class CpuShard {
   private readonly evals: EvalCache | null;
   private readonly m: StepMetrics = { kl: 0, clipFraction: 0, zeroVarianceGroups: 0, gradNorm: 0, finite: true };
   iteration = 0;
-  /** Run positions whose policy tree the page draws (at most MAX_WATCHED), and the context shown. */
+  /** Run positions whose policy tree the page draws (watchedRuns, host/tree-watch.ts), and the context shown. */
   private watched: number[] = [];
   private watchContext = 0;
   private treeScratch: { probs: Float64Array; logZ: Float64Array; values: PrefixValues; fed: Float64Array } | null = null;
@@ -104,11 +103,7 @@ export class CpuShard {
 
   /** Draw the trees of these runs (algorithm index, seed index; those this shard owns) in `context`. */
   watch(runs: readonly (readonly [number, number])[], context: number): void {
-    this.watched = runs
-      .slice(0, MAX_WATCHED)
-      .map(([a, s]) => this.specs.findIndex((x) => x.algoIndex === a && x.seedIndex === s))
-      .filter((r) => r >= 0);
-    this.watchContext = Math.max(0, Math.min(this.pb.env.contexts - 1, Math.floor(context) || 0));
+    ({ runs: this.watched, context: this.watchContext } = watchedRuns(this.specs, runs, this.pb.env.contexts, context));
     this.fed.clear();
   }
 

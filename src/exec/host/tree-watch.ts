@@ -11,7 +11,26 @@ import type { Problem } from './problem';
 // algorithm fed an edge (`noFed` says why).
 
 /** The page draws at most this many runs' trees side by side. */
-const MAX_WATCHED = 2;
+export const MAX_WATCHED = 2;
+
+/**
+ * The runs to draw, as indices into `specs` (at most MAX_WATCHED; runs not in `specs`, i.e. another
+ * shard's, dropped), and the context to draw them in, clamped to the environment's.
+ */
+export function watchedRuns(
+  specs: readonly RunSpec[],
+  runs: readonly (readonly [number, number])[],
+  contexts: number,
+  context: number,
+): { runs: number[]; context: number } {
+  return {
+    runs: runs
+      .slice(0, MAX_WATCHED)
+      .map(([a, s]) => specs.findIndex((x) => x.algoIndex === a && x.seedIndex === s))
+      .filter((r) => r >= 0),
+    context: Math.max(0, Math.min(contexts - 1, Math.floor(context) || 0)),
+  };
+}
 
 export class TreeWatch {
   private watched: number[] = [];
@@ -26,11 +45,7 @@ export class TreeWatch {
 
   /** Draw these runs (algorithm index, seed index; those this executor's shard owns) in `context`. */
   watch(runs: readonly (readonly [number, number])[], context: number): void {
-    this.watched = runs
-      .slice(0, MAX_WATCHED)
-      .map(([a, s]) => this.specs.findIndex((x) => x.algoIndex === a && x.seedIndex === s))
-      .filter((r) => r >= 0);
-    this.context = Math.max(0, Math.min(this.pb.env.contexts - 1, Math.floor(context) || 0));
+    ({ runs: this.watched, context: this.context } = watchedRuns(this.specs, runs, this.pb.env.contexts, context));
   }
 
   /** The watched runs' trees at `iteration`, from `table(r)`: run r's logits or log-probabilities (nodes · V). */

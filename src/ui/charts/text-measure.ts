@@ -1,3 +1,5 @@
+import { once } from '../memo-last';
+
 // Widths of chart text in pixels before it is drawn, so that labels can be shortened or moved to
 // stay inside a chart and off one another (the classroom sets every chart text to 20 px).
 
@@ -11,18 +13,14 @@ export interface TextFont {
   family: string;
 }
 
-let canvas: CanvasRenderingContext2D | null | undefined;
-
-function context(): CanvasRenderingContext2D | null {
-  if (canvas === undefined) {
-    try {
-      canvas = typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
-    } catch {
-      canvas = null;
-    }
+/** One canvas measures every text (made on first use): null where there is none (Node, a refused context). */
+const context = once((): CanvasRenderingContext2D | null => {
+  try {
+    return typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+  } catch {
+    return null;
   }
-  return canvas;
-}
+});
 
 /**
  * A measure for `font`: the canvas's text metrics where there is a canvas, else an estimate of

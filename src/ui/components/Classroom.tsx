@@ -34,7 +34,8 @@ function useFit(): { grid: React.RefObject<HTMLDivElement | null>; top: number; 
       const top = narrow ? 420 : Math.max(260, innerHeight - y - bottomRow(innerHeight) - 10);
       const card = el.querySelector('.classroom-chart .chart');
       const head = card?.querySelector('.chart-head')?.getBoundingClientRect().height ?? 40;
-      const legend = card?.querySelector('.chart-legend')?.getBoundingClientRect().height ?? 60;
+      // a folded legend (classroom, many lines) is one line until opened; opening it shrinks the plot
+      const legend = card?.querySelector('.legend-fold, .chart-legend')?.getBoundingClientRect().height ?? 60;
       const plot = Math.round(narrow ? 280 : Math.max(160, Math.min(640, top - head - legend - 28)));
       setFit((old) => (old.top === top && old.plot === plot ? old : { top, plot }));
       // the tour's step ends at the window's bottom, its Next in view: its note scrolls within it (classroom.css)

@@ -42,7 +42,7 @@ const HEADERS: { key: string; text: string; title: string }[] = [
     title:
       'Mean over seeds of J at the iteration shown (the latest while running), ± half-width of its 95% Student-t interval. J is the expected return of the policy: exact, or a Monte-Carlo estimate when flagged. A seed that diverged (a NaN or ∞ in any of its numbers) counts with its last J, and the cell says at which iteration it diverged',
   },
-  { key: 'atOptimum', text: 'at J*', title: 'Seeds whose J is within 0.01 of J*, the best possible expected return' },
+  { key: 'atOptimum', text: 'at J*', title: 'Seeds whose final J is within 1% of the rewards’ range (max R̄ − min R̄) of J*, the best possible expected return; a seed that diverged is not counted' },
   {
     key: 'itersTo95',
     text: 'iterations to 95%',

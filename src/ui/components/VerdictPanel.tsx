@@ -262,7 +262,7 @@ export function VerdictPanel({ large = false }: { large?: boolean }) {
   return (
     <section className={`card verdicts${large ? ' verdicts-large' : ''}${lesson ? ' verdicts-lesson' : ''}`} data-testid="verdicts" aria-labelledby="verdicts-heading" aria-busy={status === 'running'}>
       <div className="verdicts-head">
-        <h2 id="verdicts-heading">{lesson ? `Claim ${lesson.claim}, this lesson’s` : 'The paper’s claims, here'}</h2>
+        <h2 id="verdicts-heading">{lesson ? `This lesson’s claim: claim ${lesson.claim}` : 'The paper’s claims, here'}</h2>
         <span className="muted-inline" data-testid="verdicts-progress">
           {progress} · rules v{live.rules}
         </span>

@@ -42,6 +42,7 @@ function TurnStepLayer({ f, series, step }: { f: Frame; series: readonly { index
 export const ReturnChart = memo(function ReturnChart({ height = HEIGHT }: { height?: number }) {
   const data = useDerived(returnSeries);
   const run = useShownRun();
+  const classroom = useApp((s) => s.classroom);
   const all = useMemo(() => data?.algorithms.map((a) => ({ ...a, className: idClass(a.id) })) ?? [], [data]);
   const series = useVisible(all);
   const hover = useApp((s) => s.hoverLine);
@@ -90,7 +91,7 @@ export const ReturnChart = memo(function ReturnChart({ height = HEIGHT }: { heig
           </>
         )}
       </Plot>
-      <AlgorithmLegend algorithms={data.algorithms} />
+      <AlgorithmLegend algorithms={data.algorithms} fold={classroom} />
     </figure>
   );
 });

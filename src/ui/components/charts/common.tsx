@@ -6,45 +6,32 @@ import type { Tip } from './Plot';
 import { nearestIndex } from './plot-geometry';
 import { CHART_REDRAW_MS, throttle } from '../../redraw';
 import { X_AXIS } from '../../../core/metrics/names';
+import { ShownSlots, type Shown } from '../../shown-slots';
 
-// What every chart reads from the store. `live` is mutated in place, so derived data is keyed on a
-// version. The store bumps `version` at most once per CHART_REDRAW_MS while results stream, and at
-// once on a step, a pause or a run's end; charts follow a throttled copy of it, so a burst of those
-// redraws them no more often: at once when they have not redrawn for CHART_REDRAW_MS, else at the
-// end of that interval (the last version always shows). (Not useDeferredValue: under a steady
-// stream of updates a deferred render keeps being abandoned, and the curves would only appear at
-// the end.)
-/**
- * Charts redraw in turn, one per task (slot k waits k·SLOT_MS): a redraw of every chart in one
- * task would block the page for longer than 50 ms; one chart at a time stays below it. The
- * verdicts, the summary table and the caption follow the same versions in slots of their own
- * (their sums over every seed are as costly as a chart on a large experiment).
- */
+// What every chart reads from the store, through the slots of shown-slots.ts. The store bumps
+// `version` at most once per CHART_REDRAW_MS while results stream, and at once on a step, a pause
+// or a run's end; the slots follow a throttled copy of it, so a burst of those redraws the charts
+// no more often: at once when they have not redrawn for CHART_REDRAW_MS, else at the end of that
+// interval (the last version always shows). (Not useDeferredValue: under a steady stream of updates
+// a deferred render keeps being abandoned, and the curves would only appear at the end.)
+/** The page's parts that follow the results, each in a slot (a task) of its own, in this order. */
 export const SLOTS = { return: 0, gap: 1, metric: 2, seeds: 3, heatmap: 4, claims: 5, summary: 6, caption: 7 } as const;
-const SLOT_MS = 12;
-const slotCount = Object.keys(SLOTS).length;
-/**
- * While a run streams, a slot whose last update took c ms waits PACE·c ms after it before the next
- * (a few ms: no wait; the verdicts of 1,024 runs: about a second), so that on a large experiment
- * the page's thread is mostly left to drawing and the workers; the first points and a run's end
- * show in every slot at once.
- */
-const PACE = 8;
-/** What a chart draws: `live` and its version as of the chart's last redraw (a new run's `live` also waits for its slot). */
-interface Shown {
-  version: number;
-  live: Live | null;
-}
-const initial: Shown = { version: useApp.getState()?.version ?? 0, live: useApp.getState()?.live ?? null };
-const shown = new Array<Shown>(slotCount).fill(initial);
-const listeners = Array.from({ length: slotCount }, () => new Set<() => void>());
-const slotCost = new Array<number>(slotCount).fill(0);
-const shownAt = new Array<number>(slotCount).fill(-Infinity);
-const timers = new Array<ReturnType<typeof setTimeout> | null>(slotCount).fill(null);
+
+const latest = (): Shown => {
+  const s = useApp.getState();
+  return { version: s?.version ?? 0, live: s?.live ?? null };
+};
+const slots = new ShownSlots(Object.keys(SLOTS).length, latest, {
+  slotMs: 12,
+  pace: 8,
+  now: () => performance.now(),
+  later: (f, ms) => setTimeout(f, ms),
+  cancel: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+});
 
 /** How long the last update of `slot`'s derived data took (ms): its pace while a run streams. */
 export function slotTook(slot: number, ms: number): void {
-  slotCost[slot] = ms;
+  slots.took(slot, ms);
 }
 
 /** Time `compute` as the cost of `slot`'s derived data. */
@@ -55,86 +42,45 @@ export function timedSlot<T>(slot: number, compute: () => T): T {
   return value;
 }
 
-let published: Shown = initial;
-/** The run whose first segment (iteration 1) the charts have been handed. */
-let firstSegmentOf: Live | null = null;
-let urgentNext = false;
-
-function show(k: number): void {
-  timers[k] = null;
-  shown[k] = published;
-  shownAt[k] = performance.now();
-  listeners[k].forEach((l) => l());
-}
-
-function publish(): void {
-  const urgent = urgentNext;
-  urgentNext = false;
-  const { version, live } = useApp.getState();
-  // an urgent publish may have handed out this version already, before the throttle's waiting one;
-  // an urgent one after it brings forward the slots still waiting for their pace
-  const same = version === published.version && live === published.live;
-  if (same && !urgent) return;
-  if (!same) published = { version, live };
-  if (live && live.iteration >= 1) firstSegmentOf = live;
-  const now = performance.now();
-  for (let k = 0; k < slotCount; k++) {
-    // a slot waiting already shows the latest version when its time comes; urgent: at its turn now
-    if (timers[k] !== null ? !urgent : same) continue;
-    if (timers[k] !== null) clearTimeout(timers[k]!);
-    const paced = urgent ? 0 : Math.max(0, shownAt[k] + PACE * slotCost[k] - now);
-    const slot = k;
-    timers[k] = setTimeout(() => show(slot), k * SLOT_MS + paced);
-  }
-}
-
-const poke = throttle(publish, CHART_REDRAW_MS);
+const poke = throttle(() => slots.publish(), CHART_REDRAW_MS);
 useApp.subscribe((s, prev) => {
   if (s.version === prev?.version && s.status === prev?.status) return;
   // what the reader waits for draws at once: a new run's first segment, and a run's end
-  const firstSegment = s.live !== null && s.live.iteration >= 1 && s.live !== firstSegmentOf;
-  const ended = s.status === 'done' && prev?.status !== 'done';
-  if (firstSegment || ended) urgentNext = true;
-  poke(firstSegment || ended);
+  poke(slots.changed(s.live, s.status === 'done' && prev?.status !== 'done'));
 });
 
 /** The store's `version` and `live` as the part of the page in `slot` shows them (charts, verdicts, summary, caption). */
 export function useShownData(slot: number): Shown {
-  return useShown(slot);
-}
-
-/** Call `listener` whenever `slot` shows another version; returns the unsubscribe. */
-export function subscribeSlot(slot: number, listener: () => void): () => void {
-  listeners[slot].add(listener);
-  return () => {
-    listeners[slot].delete(listener);
-  };
+  const subscribe = useCallback((l: () => void) => slots.subscribe(slot, l), [slot]);
+  return useSyncExternalStore(subscribe, () => slots.shownIn(slot));
 }
 
 /** What `slot` shows now. */
-export const shownIn = (slot: number): Shown => shown[slot];
+export const shownIn = (slot: number): Shown => slots.shownIn(slot);
 
-/** The store's `version` and `live`, throttled to one change per CHART_REDRAW_MS, for the chart in `slot`. */
-function useShown(slot: number): Shown {
-  const subscribe = useCallback((l: () => void) => subscribeSlot(slot, l), [slot]);
-  return useSyncExternalStore(subscribe, () => shownIn(slot));
+const subscribeDrawn = (l: () => void) => {
+  const offSlots = slots.subscribeAll(l);
+  const offStore = useApp.subscribe(l);
+  return () => {
+    offSlots();
+    offStore();
+  };
+};
+
+/** Whether every part of the page shows the store's latest results (tests wait on it before reading numbers). */
+export function useAllShown(): boolean {
+  return useSyncExternalStore(subscribeDrawn, () => slots.allShown());
 }
-
-const runNumbers = new WeakMap<Live, number>();
-let runsSeen = 0;
 
 /** The number of the run (its `live`) the chart in `slot` shows, counting from 1 in the page's life; 0: none (tests and benchmarks tell runs apart by it). */
 export function useShownRun(slot = 0): number {
-  const { live } = useShown(slot);
-  if (!live) return 0;
-  let n = runNumbers.get(live);
-  if (n === undefined) runNumbers.set(live, (n = ++runsSeen));
-  return n;
+  const { live } = useShownData(slot);
+  return live ? slots.runNumber(live) : 0;
 }
 
 export function useDerived<T>(derive: (plan: Plan | null, live: Live | null, xAxis: XAxis) => T, extra: readonly unknown[] = [], slot = 0): T {
   const plan = useApp((s) => s.plan);
-  const { version, live } = useShown(slot);
+  const { version, live } = useShownData(slot);
   const xAxis = useApp((s) => s.xAxis);
   // version stands for the mutated `live`; extra are the caller's own inputs
   return useMemo(() => derive(plan, live, xAxis), [plan, live, version, xAxis, ...extra]);
@@ -214,11 +160,13 @@ export function useVisible<T extends { id: string }>(series: readonly T[]): T[] 
 
 /**
  * An HTML legend (readable in both themes): one entry per algorithm; a click hides or shows its
- * lines in every chart, the pointer (or focus) on it makes them stand out.
+ * lines in every chart, the pointer (or focus) on it makes them stand out. `fold`: more than
+ * FOLD_OVER entries fold under one line that opens them (the classroom, where the lines' end labels
+ * name them and the chart's height is worth more than four rows of names).
  */
-export function AlgorithmLegend({ algorithms }: { algorithms: { id: string; label: string; color: string }[] }) {
+export function AlgorithmLegend({ algorithms, fold = false }: { algorithms: { id: string; label: string; color: string }[]; fold?: boolean }) {
   const hidden = useApp((s) => s.hiddenLines);
-  return (
+  const list = (
     <ul className="chart-legend">
       {algorithms.map((a) => {
         const shown = !hidden.includes(a.id);
@@ -235,4 +183,15 @@ export function AlgorithmLegend({ algorithms }: { algorithms: { id: string; labe
       })}
     </ul>
   );
+  if (!fold || algorithms.length <= FOLD_OVER) return list;
+  const off = algorithms.filter((a) => hidden.includes(a.id)).length;
+  return (
+    <details className="legend-fold" data-testid="legend-fold">
+      <summary>{`Legend: ${algorithms.length} algorithms${off ? `, ${off} hidden` : ''}`}</summary>
+      {list}
+    </details>
+  );
 }
+
+/** A folding legend folds above this many entries. */
+const FOLD_OVER = 4;
