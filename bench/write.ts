@@ -1,6 +1,6 @@
 // The `write` rows of `npm run bench`: the result of the default experiment at 64 seeds (about
 // 17 MB of JSON) written by the CLI's streaming writer (src/cli/write-json.ts) against
-// JSON.stringify of the whole value plus one write, both to a file, alternating, median of 5,
+// JSON.stringify of the whole value plus one write, both to a file, in turn, median of 5,
 // wall and CPU time; beside them the same writer with every value piece by piece (whole: 0, the
 // writer before subtrees went whole) and --out's writer (writeJsonAtomically: synchronous
 // writes, then fsync and a rename, so its wall time holds the disk's flush). The texts must be
@@ -45,7 +45,7 @@ export async function writeRows(seeds = 64, reps = 5): Promise<void> {
     }
     const same = [b, c, d].every((f) => readFileSync(a).equals(readFileSync(f)));
     const mb = readFileSync(a).length / 1e6;
-    console.log(`result writing: the default experiment at ${seeds} seeds (${mb.toFixed(1)} MB), to a file, median of ${reps} alternating pairs after a warm-up`);
+    console.log(`result writing: the default experiment at ${seeds} seeds (${mb.toFixed(1)} MB), to a file, median of ${reps} rounds (the four writers in turn) after a warm-up round`);
     console.log('writer                                   wall ms    CPU ms');
     const row = (name: string, xs: { wall: number; cpu: number }[]) =>
       console.log(`${name.padEnd(38)}${median(xs.map((x) => x.wall)).toFixed(1).padStart(9)}${median(xs.map((x) => x.cpu)).toFixed(1).padStart(10)}`);
