@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { jsonPieces, writeJson } from '../src/cli/write-json';
+import { jsonPieces, WHOLE, writeJson } from '../src/cli/write-json';
 
 // The CLI's result writer must give exactly JSON.stringify's bytes for the shapes a result has
 // (objects of runs whose curves are long lists of numbers and nulls), with JSON.stringify's
@@ -21,9 +21,9 @@ function sink() {
   return { stream, text: () => parts.join('') };
 }
 
-async function written(value: unknown, chunkChars?: number): Promise<string> {
+async function written(value: unknown, chunkChars?: number, whole?: number): Promise<string> {
   const out = sink();
-  await writeJson(value, out.stream, { chunkChars });
+  await writeJson(value, out.stream, { chunkChars, whole });
   return out.text();
 }
 
@@ -58,8 +58,9 @@ describe('the result writer is JSON.stringify, byte for byte', () => {
 
   it('property: result-shaped values (runs of curves with −0, NaN, ∞, extremes, nulls) write as JSON.stringify(v) + "\\n" (300 values, chunk sizes 1–65536)', async () => {
     await fc.assert(
-      fc.asyncProperty(result, fc.integer({ min: 1, max: 1 << 16 }), async (v, chunk) => {
-        expect(await written(v, chunk)).toBe(JSON.stringify(v) + '\n');
+      fc.asyncProperty(result, fc.integer({ min: 1, max: 1 << 16 }), fc.constantFrom(undefined, 0, 64, 4096), async (v, chunk, whole) => {
+        // whole: subtrees up to that many characters in one JSON.stringify call (0: every value piece by piece)
+        expect(await written(v, chunk, whole)).toBe(JSON.stringify(v) + '\n');
       }),
       { numRuns: 300, seed: 0x30_01 },
     );
@@ -70,8 +71,33 @@ describe('the result writer is JSON.stringify, byte for byte', () => {
       fc.property(curve(4000, 20_000), fc.array(fc.constantFrom(...SPECIAL), { maxLength: 20 }), (a, tail) => {
         const v = { J: [...a, ...tail], nested: [a.slice(0, 5), tail] };
         expect(Array.from(jsonPieces(v)).join('')).toBe(JSON.stringify(v));
+        expect(Array.from(jsonPieces(v, 0)).join('')).toBe(JSON.stringify(v));
       }),
       { numRuns: 30, seed: 0x30_02 },
     );
+  });
+
+  it('a subtree goes whole only where its text is known short and ordinary: toJSON (with its key), boxed values, prototypes, cycles, long strings go piece by piece', () => {
+    const keyed = { toJSON: (k: string) => `key ${k}` };
+    class Point {
+      constructor(readonly x: number) {}
+    }
+    const shared = [1, 2];
+    const values: unknown[] = [
+      { run: { at: keyed, J: [1, 2] } }, // toJSON deep inside: called with its own key, not ''
+      [{ d: new Date(0) }, [new Number(3), new String('s'), new Boolean(false)]],
+      { p: new Point(2), n: Object.assign(Object.create(null), { a: [1, undefined, () => 1, Symbol('x')] }) },
+      { long: 'é'.repeat(70_000), shared: [shared, shared] },
+      [[[[[[[[[[1]]]]]]]]]],
+    ];
+    for (const v of values) expect(Array.from(jsonPieces(v)).join('')).toBe(JSON.stringify(v));
+    const cyclic: Record<string, unknown> = { a: [1] };
+    cyclic.self = { back: cyclic, again: cyclic };
+    expect(() => Array.from(jsonPieces(cyclic))).toThrow(TypeError);
+    // pieces are bounded: a curve longer than WHOLE characters is cut
+    const big = { J: Array.from({ length: 100_000 }, (_, i) => i / 7) };
+    const parts = Array.from(jsonPieces(big));
+    expect(parts.join('')).toBe(JSON.stringify(big));
+    expect(Math.max(...parts.map((p) => p.length))).toBeLessThanOrEqual(WHOLE);
   });
 });

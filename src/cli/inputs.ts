@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { checkKeyCounts } from '../core/config/key-limit';
-import { z } from 'zod';
+import * as z from 'zod';
 import { computeAdvantages, groupSizes } from '../core/algo/advantages';
 import { checkDepth, issueToError, oneOf, finiteNumber, quote, safeText } from '../core/config/fields';
 import { GROUP_ESTIMATORS, NORMALIZATIONS } from '../core/options';
@@ -80,7 +80,9 @@ export function readJson(path: string): unknown {
   return value;
 }
 
-const advantagesSchema = z.strictObject({
+// made on first use: only `advantages` needs it, and building a schema is a cost every
+// command's start-up would pay (docs/architecture.md "Start-up")
+const makeAdvantagesSchema = () => z.strictObject({
   rewards: z.array(finiteNumber()).min(1, 'must have at least one reward'),
   groups: z.array(
     z.unknown().transform((v, ctx): string | number => {
@@ -92,13 +94,14 @@ const advantagesSchema = z.strictObject({
   estimator: oneOf(GROUP_ESTIMATORS),
   normalization: oneOf(NORMALIZATIONS),
 });
+let advantagesSchema: ReturnType<typeof makeAdvantagesSchema> | undefined;
 
-export type AdvantagesInput = z.output<typeof advantagesSchema>;
+export type AdvantagesInput = z.output<ReturnType<typeof makeAdvantagesSchema>>;
 
 export function parseAdvantagesInput(raw: unknown): AdvantagesInput {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new InputError('the input must be a JSON object with rewards, groups, estimator, normalization');
   checkDepth(raw, 'the input');
-  const r = advantagesSchema.safeParse(raw);
+  const r = (advantagesSchema ??= makeAdvantagesSchema()).safeParse(raw);
   if (!r.success) throw new InputError(issueToError(r.error.issues[0]!).message);
   const d = r.data;
   if (d.groups.length !== d.rewards.length) throw new InputError(`groups: must have one entry per reward (${d.rewards.length}), got ${d.groups.length}`);

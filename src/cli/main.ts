@@ -7,16 +7,13 @@ import { nodeThreadLauncher } from '../exec/cpu/node-pool';
 import { estimateWorkMs, threadsForWork } from '../exec/cpu/work';
 import { parseArgs, type Args } from './args';
 import type { ExperimentResult } from '../core/run/result';
-import { decodeLink, type LinkState } from '../core/config/link-codec';
-import { isSweepLink } from '../core/sweep/link';
+import type { LinkState } from '../core/config/link-codec';
 import { explainMismatch, type ResultsHash } from '../core/metrics/results-hash';
 import { InputError } from './errors';
 import { advantagesOf, parseAdvantagesInput, readJson } from './inputs';
 import { writeJson } from './write-json';
 import { progressBar } from './progress';
 import { commandHelp, usage } from './usage';
-import { mergeCommand, sweepCommand } from './sweep';
-import { lessonsCommand } from './lessons';
 import { checkOutFile, writeJsonAtomically } from './sweep-out';
 
 
@@ -39,12 +36,16 @@ async function main(argv: string[]): Promise<number> {
   if (out !== undefined) checkOutFile(out);
   const threads = args.threads === undefined ? undefined : parseThreads(args.threads);
   let value: unknown;
+  // the sweep, the lessons and the permalink codec are loaded by the commands that use them: a
+  // module's top-level work (schemas, tables) is a cost every run's start-up would pay
+  // (docs/architecture.md "Start-up")
   if (command === 'sweep') {
+    const { sweepCommand } = await import('./sweep');
     value = await sweepCommand(args, threads ?? availableParallelism(), new URL('./', import.meta.url));
     if (value === null) return 0; // written to --out by the sweep's own durable writer
   }
-  else if (command === 'merge') value = mergeCommand(args);
-  else if (command === 'lessons') value = lessonsCommand();
+  else if (command === 'merge') value = (await import('./sweep')).mergeCommand(args);
+  else if (command === 'lessons') value = (await import('./lessons')).lessonsCommand();
   else {
     const result = await runFromArgs(command, args, threads);
     // `claims` prints only the verdicts (docs/cli.md "claims"); `run` the whole result,
@@ -68,7 +69,7 @@ async function runFromArgs(command: string, args: Args, threadsFlag: number | un
   const { link, file } = args;
   if (link !== undefined && file) throw new InputError(`${command}: give either CONFIG.json or --link URL, not both`);
   if (link === undefined && !file) throw new InputError(`${command}: give the config file: seeupo-explorer ${command} CONFIG.json (or --link 'URL')`);
-  const opened = link === undefined ? null : openLink(link);
+  const opened = link === undefined ? null : await openLink(link);
   const raw = opened ? opened.config : (readJson(file!) as Record<string, unknown>);
   for (const flag of ['executor', 'backend'] as const) {
     const value = args[flag];
@@ -78,7 +79,7 @@ async function runFromArgs(command: string, args: Args, threadsFlag: number | un
   }
   const exp = resolveConfig(raw);
   for (const w of exp.warnings) process.stderr.write(`warning: ${safeText(w, 1000)}\n`);
-  const bar = progressBar(process.stderr, 'running');
+  const bar = progressBar('running');
   // without --threads: as many threads as the estimated work pays for (a short run stays on this thread)
   const threads = threadsFlag ?? threadsForWork(estimateWorkMs(exp), availableParallelism(), exp.algorithms.length * exp.seedIndices.length);
   const launch = threads === 1 ? inThisThread : nodeThreadLauncher(new URL('./cpu-worker.js', import.meta.url));
@@ -94,7 +95,8 @@ function writeOut(text: string): Promise<void> {
 }
 
 /** A permalink's config, and the hash it carries (a bad link is an input error naming the field). */
-function openLink(link: string): LinkState {
+async function openLink(link: string): Promise<LinkState> {
+  const [{ decodeLink }, { isSweepLink }] = await Promise.all([import('../core/config/link-codec'), import('../core/sweep/link')]);
   // the Sweep view's address is a link too, but to a grid of experiments (docs/sweeps.md "Link")
   if (isSweepLink(link)) throw new InputError("--link: this is a sweep's link (sweep=…), not an experiment's: run and claims read one experiment; on the page, open a cell of the sweep and copy its link");
   const d = decodeLink(link);

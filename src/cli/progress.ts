@@ -1,8 +1,24 @@
+import { fstatSync } from 'node:fs';
 import type { Progress } from '../exec/cpu/run-experiment';
 
+/**
+ * Whether stderr is a terminal, without making process.stderr when it is a pipe or a file: the
+ * stream's classes (net, stream) are a cost a short run's start-up would pay for nothing
+ * (docs/architecture.md "Start-up"). A terminal is a character device; only those are asked.
+ */
+export function stderrIsTerminal(): boolean {
+  try {
+    if (!fstatSync(2).isCharacterDevice()) return false;
+  } catch {
+    return false; // no stderr at all
+  }
+  return process.stderr.isTTY === true;
+}
+
 /** A progress bar on stderr when it is a terminal; silent otherwise. */
-export function progressBar(stream: NodeJS.WriteStream, label: string): { update(p: Progress): void; end(): void } {
-  if (!stream.isTTY) return { update() {}, end() {} };
+export function progressBar(label: string): { update(p: Progress): void; end(): void } {
+  if (!stderrIsTerminal()) return { update() {}, end() {} };
+  const stream = process.stderr;
   const t0 = performance.now();
   let last = -1;
   return {

@@ -1,9 +1,9 @@
-import { closeSync, createWriteStream, fsyncSync, openSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { quote } from '../core/config/fields';
 import { InputError } from './errors';
 import { showPath } from './inputs';
-import { writeJson } from './write-json';
+import { jsonChunks } from './write-json';
 
 // --out, for every command (main.ts): checked before any work, written whole or not at all.
 // A long run must never end in a lost result (a folder, a path through a missing folder or a
@@ -81,9 +81,18 @@ export async function writeJsonAtomically(value: unknown, path: string): Promise
   const tmp = tmpName(dirname(resolve(path)));
   temporaries.add(tmp);
   try {
-    await writeJson(value, createWriteStream(tmp, { flags: 'wx' }), { end: true });
-    const fd = openSync(tmp, 'r+');
+    // written with plain synchronous calls, a chunk of about a MiB each: a file stream would load
+    // Node's stream and fs/promises modules, a cost every short run paid at start-up
+    // (docs/architecture.md "Start-up"); between chunks the event loop runs, so a signal's
+    // handler (withInterrupts) still ends a long write
+    const fd = openSync(tmp, 'wx');
     try {
+      let first = true;
+      for (const text of jsonChunks(value, 1 << 20, '\n')) {
+        if (!first) await new Promise((next) => setImmediate(next));
+        first = false;
+        writeAll(fd, text);
+      }
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -94,6 +103,12 @@ export async function writeJsonAtomically(value: unknown, path: string): Promise
     removeTemporaries();
     throw e;
   }
+}
+
+/** Write all of `text` (UTF-8) at the file's current position: writeSync may write less than asked. */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
 }
 
 /** Remove the temporary files of writes in progress (before exiting on a signal). */

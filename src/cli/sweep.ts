@@ -87,7 +87,7 @@ export async function sweepCommand(args: Args, threads: number, dist: URL): Prom
 }
 
 async function runCells(sweep: Sweep, shard: Shard | null, todo: number[], threads: number, dist: URL, onCell: ((cell: SweepCell) => void) | null) {
-  const bar = progressBar(process.stderr, shard ? `sweep ${shard.index}/${shard.count}` : 'sweep');
+  const bar = progressBar(shard ? `sweep ${shard.index}/${shard.count}` : 'sweep');
   const r = await runSweepCellsInNode(sweep, todo, {
     threads,
     workers: threads > 1 ? dist : null,

@@ -5,8 +5,11 @@ import type { Writable } from 'node:stream';
 // and a large experiment's result (16 algorithms × 1,024 seeds × 243 iterations, or 39 seeds ×
 // 100,000 iterations) is longer than V8's longest string (about 512 MB): the run's work was lost
 // at the very end with "Invalid string length". Here the same text is produced piece by piece
-// (no piece longer than a few hundred kilobytes) and written as it goes, waiting for the stream
-// to drain. The text is byte for byte JSON.stringify(value) wherever that exists.
+// (no piece longer than about a MiB) and written as it goes, waiting for the stream to drain.
+// The text is byte for byte JSON.stringify(value) wherever that exists. Speed: a subtree whose
+// text is bounded by WHOLE characters (a run, its curves) is one JSON.stringify call, so the
+// writer costs what JSON.stringify costs; only the few levels above (the result, its algorithms,
+// their lists of runs) and anything JSON.stringify treats specially go piece by piece.
 
 /** Elements of an array of primitives serialized by one JSON.stringify call. */
 const SLICE = 4096;
@@ -41,11 +44,77 @@ function* stringPieces(s: string): Generator<string> {
  * objects and null in lists, a TypeError for cycles and BigInts). Nothing for a value that
  * JSON.stringify turns into undefined.
  */
-export function* jsonPieces(value: unknown): Generator<string> {
-  yield* pieces(value, '', new Set());
+export function* jsonPieces(value: unknown, whole = WHOLE): Generator<string> {
+  yield* pieces(value, '', new Set(), whole);
 }
 
-function* pieces(input: unknown, key: string, open: Set<object>): Generator<string> {
+/** Characters of a subtree serialized by one JSON.stringify call (an upper bound, see textBound). */
+export const WHOLE = 1 << 20;
+/** The longest text of a number JSON.stringify writes ("-1.7976931348623157e+308" is 24). */
+const NUMBER_CHARS = 25;
+
+/**
+ * An upper bound on the length of JSON.stringify(v), or -1 when it exceeds `budget` or the
+ * subtree holds anything JSON.stringify treats specially (toJSON, boxed primitives, BigInts, a
+ * non-plain prototype, a cycle, nesting past `depth`): those go piece by piece. Each value is read
+ * once more than JSON.stringify reads it; a result is plain data.
+ */
+function textBound(v: unknown, budget: number, depth: number): number {
+  switch (typeof v) {
+    case 'number':
+      return NUMBER_CHARS;
+    case 'boolean':
+      return 5;
+    case 'string':
+      return 2 + 6 * v.length; // every character escaped as \uXXXX at worst
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return 4; // null in a list, nothing in an object
+    case 'bigint':
+      return -1;
+  }
+  if (v === null) return 4;
+  if (depth === 0) return -1; // deep nesting (or a cycle): the piecewise path checks
+  const proto = Object.getPrototypeOf(v);
+  let n = 2;
+  if (Array.isArray(v)) {
+    if (proto !== Array.prototype) return -1;
+    const a = v as unknown[];
+    n += a.length; // separators
+    if (n > budget) return -1;
+    for (let i = 0; i < a.length; i++) {
+      const x = a[i];
+      if (typeof x === 'number') n += NUMBER_CHARS;
+      else {
+        const b = textBound(x, budget - n, depth - 1);
+        if (b < 0) return -1;
+        n += b;
+      }
+      if (n > budget) return -1;
+    }
+    return n;
+  }
+  if ((proto !== Object.prototype && proto !== null) || typeof (v as { toJSON?: unknown }).toJSON === 'function') return -1;
+  const o = v as Record<string, unknown>;
+  for (const k in o) {
+    if (!Object.hasOwn(o, k)) continue;
+    const b = textBound(o[k], budget - n, depth - 1);
+    if (b < 0) return -1;
+    n += b + 4 + 6 * k.length; // quotes, colon, comma
+    if (n > budget) return -1;
+  }
+  return n;
+}
+
+function* pieces(input: unknown, key: string, open: Set<object>, whole: number): Generator<string> {
+  // a subtree whose text is known to be short and ordinary: one JSON.stringify call, the
+  // speed of the whole writer (toJSON at the root would be called with '' instead of `key`:
+  // textBound refuses toJSON anywhere)
+  if (typeof input === 'object' && input !== null && !open.has(input) && textBound(input, whole, 64) >= 0) {
+    yield JSON.stringify(input);
+    return;
+  }
   let value = input;
   if ((typeof value === 'object' && value !== null) || typeof value === 'bigint') {
     const toJSON = (value as { toJSON?: unknown }).toJSON;
@@ -94,7 +163,7 @@ function* pieces(input: unknown, key: string, open: Set<object>): Generator<stri
         i = j;
       } else {
         let any = false;
-        for (const p of pieces(a[i], String(i), open)) {
+        for (const p of pieces(a[i], String(i), open, whole)) {
           any = true;
           yield p;
         }
@@ -108,7 +177,7 @@ function* pieces(input: unknown, key: string, open: Set<object>): Generator<stri
     let first = true;
     for (const k of Object.keys(obj)) {
       let head = (first ? '' : ',') + JSON.stringify(k) + ':';
-      for (const p of pieces((obj as Record<string, unknown>)[k], k, open)) {
+      for (const p of pieces((obj as Record<string, unknown>)[k], k, open, whole)) {
         if (head) {
           yield head;
           head = '';
@@ -129,6 +198,24 @@ export interface WriteJsonOptions {
   trailer?: string;
   /** End the stream and wait until it is closed (a file); otherwise wait until everything written is flushed (stdout). */
   end?: boolean;
+  /** Subtrees whose text is at most this long go in one JSON.stringify call (default WHOLE; 0: always piece by piece). */
+  whole?: number;
+}
+
+/**
+ * The text of JSON.stringify(value) + trailer in chunks of at least `chunkChars` characters (but
+ * the last), each shorter than chunkChars + WHOLE: what a writer writes at a time.
+ */
+export function* jsonChunks(value: unknown, chunkChars: number, trailer: string, whole = WHOLE): Generator<string> {
+  let buf = '';
+  for (const p of jsonPieces(value, whole)) {
+    buf += p;
+    if (buf.length >= chunkChars) {
+      yield buf;
+      buf = '';
+    }
+  }
+  yield buf + trailer;
 }
 
 /**
@@ -144,24 +231,15 @@ export async function writeJson(value: unknown, out: Writable, opts: WriteJsonOp
   };
   out.on('error', onError);
   try {
-    let buf = '';
     const check = () => {
       if (failure) throw failure;
       if (out.destroyed) throw new Error('the output stream was closed before the result was written');
     };
-    const flush = async () => {
+    for (const text of jsonChunks(value, chunkChars, opts.trailer ?? '\n', opts.whole)) {
       check();
-      const text = buf;
-      buf = '';
       if (!out.write(text)) await once(out, 'drain'); // rejects if the stream errors meanwhile
       check();
-    };
-    for (const p of jsonPieces(value)) {
-      buf += p;
-      if (buf.length >= chunkChars) await flush();
     }
-    buf += opts.trailer ?? '\n';
-    await flush();
     if (opts.end) {
       check();
       const closed = once(out, 'close');

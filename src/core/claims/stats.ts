@@ -87,11 +87,22 @@ export function betaQuantile(q: number, a: number, b: number): number {
   return (lo + hi) / 2;
 }
 
+/** Intervals already computed, by "k/n": each costs 120 incomplete-beta evaluations, and the verdicts ask for the same few counts again and again. */
+const intervals = new Map<string, { lo: number; hi: number }>();
+/** Intervals kept at most (a sweep's counts are still a few hundred). */
+const MAX_KEPT_INTERVALS = 4096;
+
 /** The Clopper–Pearson 95% interval on the share k/n: [Beta(0.025; k, n−k+1), Beta(0.975; k+1, n−k)], 0 and 1 at the ends. */
 export function clopperPearson(k: number, n: number): { lo: number; hi: number } {
   if (n <= 0) return { lo: 0, hi: 1 };
-  return {
+  const key = `${k}/${n}`;
+  const known = intervals.get(key);
+  if (known) return { lo: known.lo, hi: known.hi };
+  const interval = {
     lo: k <= 0 ? 0 : betaQuantile(0.025, k, n - k + 1),
     hi: k >= n ? 1 : betaQuantile(0.975, k + 1, n - k),
   };
+  if (intervals.size >= MAX_KEPT_INTERVALS) intervals.clear();
+  intervals.set(key, interval);
+  return { lo: interval.lo, hi: interval.hi };
 }

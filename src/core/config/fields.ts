@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // No code generation while validating: zod would otherwise generate its object parsers' code
 // at run time (harmless, as only the schema's own keys reach it, but a Content-Security-Policy

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { checkDepth, ConfigError, isRecord, issueToError } from './fields';
 import { algorithmEntrySchema, configSchema, customEnvSchema, presetEnvSchema } from './schema';
 import { customTableIssues } from './table-shapes';

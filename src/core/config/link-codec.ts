@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_CONFIG } from './defaults';
 import { ConfigError, isRecord, issueToError, oneOf } from './fields';
 import { resolveConfig, type Experiment } from './resolve';

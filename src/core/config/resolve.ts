@@ -1,5 +1,5 @@
 import { webgpuUnsupported } from './webgpu-support';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENV_PRESETS } from '../env/presets';
 import type { Env, Noise } from '../env/types';
 import { buildTree, decodeSequence } from '../env/tree';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENV_PRESET_NAMES, ENV_PRESETS, type EnvPreset } from '../env/presets';
 import { ALGORITHM_IDS } from '../algo/records';
 import { bool, finiteNumber, isRecord, listOf, num, numOrNull, oneOf, show } from './fields';
@@ -82,18 +82,29 @@ export const noiseSchema = z.union([
   z.strictObject({ kind: z.literal('bernoulli') }),
 ]);
 
+/**
+ * A schema made on first use and kept: the schemas a parse picks by a value (a noise kind, an
+ * env preset, a policy kind) are made once, not at every parse (building zod schemas is most of
+ * what validating a small config costs, docs/architecture.md "Start-up").
+ */
+function once<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
+const noiseSchemas = {
+  gaussian: once(() => z.strictObject({ kind: z.literal('gaussian'), sigma: num(LIMITS.sigma) })),
+  none: once(() => z.strictObject({ kind: z.literal('none') })),
+  bernoulli: once(() => z.strictObject({ kind: z.literal('bernoulli') })),
+  other: once(() => z.strictObject({ kind: oneOf(NOISE_KINDS) })),
+};
+
 /** Noise is parsed by kind so a bad field gets its own message, not a union summary. */
 export const noiseField = z.unknown().transform((v, ctx) => {
   const one = (item: unknown, path: (string | number)[]) => {
     const kind = (item as { kind?: unknown } | null)?.kind;
     const schema =
-      kind === 'gaussian'
-        ? z.strictObject({ kind: z.literal('gaussian'), sigma: num(LIMITS.sigma) })
-        : kind === 'none'
-          ? z.strictObject({ kind: z.literal('none') })
-          : kind === 'bernoulli'
-            ? z.strictObject({ kind: z.literal('bernoulli') })
-            : z.strictObject({ kind: oneOf(NOISE_KINDS) });
+      kind === 'gaussian' ? noiseSchemas.gaussian() : kind === 'none' ? noiseSchemas.none() : kind === 'bernoulli' ? noiseSchemas.bernoulli() : noiseSchemas.other();
     const r = schema.safeParse(item);
     if (!r.success) for (const iss of r.error.issues) ctx.addIssue({ ...iss, path: [...path, ...iss.path] } as never);
     return r.success ? (r.data as z.infer<typeof noiseSchema>) : undefined;
@@ -135,7 +146,7 @@ export const customEnvSchema = z.strictObject({
 const presetSize = (def: EnvPreset | null, k: keyof typeof sizeFields) =>
   def ? num({ ...def.allowed[k], int: true }, `for preset "${def.name}"`) : sizeFields[k];
 
-const presetEnvObject = (def: EnvPreset | null) =>
+const makePresetEnvObject = (def: EnvPreset | null) =>
   z.strictObject({
     preset: oneOf(ENV_PRESET_NAMES),
     turns: presetSize(def, 'turns').optional(),
@@ -146,6 +157,14 @@ const presetEnvObject = (def: EnvPreset | null) =>
     noise: noiseField.optional(),
     gamma: num(LIMITS.gamma).optional(),
   });
+
+/** Each preset's env schema (and the unknown preset's, null), made on first use. */
+const presetEnvObjects = new Map<EnvPreset | null, ReturnType<typeof makePresetEnvObject>>();
+function presetEnvObject(def: EnvPreset | null): ReturnType<typeof makePresetEnvObject> {
+  let schema = presetEnvObjects.get(def);
+  if (!schema) presetEnvObjects.set(def, (schema = makePresetEnvObject(def)));
+  return schema;
+}
 
 /** A preset's env, parsed by preset so its sizes are checked against the preset's own ranges. */
 export const presetEnvSchema = z.unknown().transform((v, ctx) => {
@@ -159,6 +178,21 @@ export const presetEnvSchema = z.unknown().transform((v, ctx) => {
   return r.data;
 });
 
+const policySchemas = {
+  mlp: once(() =>
+    z.strictObject({
+      kind: z.literal('mlp'),
+      hidden: listOf(num(LIMITS.hiddenWidth), 'a list of widths, e.g. [32] or [64, 64]')
+        .max(LIMITS.hiddenLayers, { error: (iss) => `at most ${LIMITS.hiddenLayers} hidden layers, got ${(iss.input as unknown[]).length}` })
+        .optional(),
+      activation: oneOf(ACTIVATIONS).optional(),
+      initScale: num(LIMITS.initScale).optional(),
+    }),
+  ),
+  tabular: once(() => z.strictObject({ kind: z.literal('tabular'), initScale: num(LIMITS.initScale).optional(), shareContexts: bool().optional() })),
+  other: once(() => z.strictObject({ kind: oneOf(POLICY_KINDS) })),
+};
+
 export const policySchema = z.unknown().transform((v, ctx) => {
   const kind = (v as { kind?: unknown } | null)?.kind;
   if (kind === 'mlp' && typeof v === 'object' && v !== null && 'shareContexts' in v) {
@@ -169,19 +203,7 @@ export const policySchema = z.unknown().transform((v, ctx) => {
     });
     return z.NEVER;
   }
-  const schema =
-    kind === 'mlp'
-      ? z.strictObject({
-          kind: z.literal('mlp'),
-          hidden: listOf(num(LIMITS.hiddenWidth), 'a list of widths, e.g. [32] or [64, 64]')
-            .max(LIMITS.hiddenLayers, { error: (iss) => `at most ${LIMITS.hiddenLayers} hidden layers, got ${(iss.input as unknown[]).length}` })
-            .optional(),
-          activation: oneOf(ACTIVATIONS).optional(),
-          initScale: num(LIMITS.initScale).optional(),
-        })
-      : kind === 'tabular'
-        ? z.strictObject({ kind: z.literal('tabular'), initScale: num(LIMITS.initScale).optional(), shareContexts: bool().optional() })
-        : z.strictObject({ kind: oneOf(POLICY_KINDS) });
+  const schema = kind === 'mlp' ? policySchemas.mlp() : kind === 'tabular' ? policySchemas.tabular() : policySchemas.other();
   const r = schema.safeParse(v);
   if (!r.success) {
     for (const iss of r.error.issues) ctx.addIssue(iss as never);

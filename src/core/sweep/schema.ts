@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { finiteNumber, isRecord, num, oneOf, show } from '../config/fields';
 
 // The sweep document (docs/sweeps.md): a base experiment config and one or two axes, each a

@@ -28,7 +28,9 @@ export function nodeThreadLauncher(workerUrl: URL, opts: { inThisThread?: boolea
     const w = new Worker(workerUrl, { workerData: req });
     w.on('message', (m: ShardMessage) => {
       onMessage(m);
-      if (m.type !== 'progress') void w.terminate();
+      // a finished worker ends by itself (after writing its code cache, when the build asks it
+      // to: bin/code-cache.js); one that failed is ended here
+      if (m.type === 'error') void w.terminate();
     });
     w.on('error', (e) => onMessage({ type: 'error', message: e.message }));
     return { cancel: () => void w.terminate() };

@@ -8,6 +8,7 @@ import { buildTree } from '../../core/env/tree';
 import { chooseExecutor } from '../../core/run/choose';
 import { runShard, type ShardMessage, type ShardRequest } from './protocol';
 import type { Progress } from '../host/progress';
+import { nowMs } from '../host/clock';
 
 /** Starts one shard somewhere (this thread, a worker thread, a Web Worker). */
 export type ShardLauncher = (req: ShardRequest, onMessage: (m: ShardMessage) => void) => { cancel(): void };
@@ -29,7 +30,7 @@ export interface CpuRunOptions {
 
 /** Run an experiment on the CPU executor over `threads` shards and assemble the result JSON. */
 export async function runOnCpu(exp: Experiment, config: unknown, opts: CpuRunOptions): Promise<ExperimentResult> {
-  const t0 = performance.now();
+  const t0 = nowMs();
   const shards = partitionRuns(allRuns(exp), opts.threads);
   const series = await runShardsOnCpu(exp, { config }, shards, opts);
   const Jstar = computeOptimum(exp.env, buildTree(exp.env), sharesContexts(exp.policy)).Jstar;
@@ -38,7 +39,7 @@ export async function runOnCpu(exp: Experiment, config: unknown, opts: CpuRunOpt
     backend: null,
     executorReason: chooseExecutor(exp).reason,
     threads: shards.length,
-    wallSeconds: (performance.now() - t0) / 1000,
+    wallSeconds: (nowMs() - t0) / 1000,
   });
 }
 
@@ -73,6 +74,10 @@ export function runShardsOnCpu(exp: Experiment, source: { config: unknown } | { 
       }
     };
     const base = 'exp' in source ? { config: null, exp: source.exp } : { config: source.config };
-    shards.forEach((specs, s) => handles.push(opts.launch({ ...base, specs, progressEvery: opts.progressEvery ?? 10 }, onMessage(s))));
+    // every shard gets the experiment already resolved from this config instead of validating
+    // the config again (a worker then never builds the config schema): a copy each, as a shard
+    // writes scheduled changes into its experiment and one shard may run on this thread
+    const own = (): { exp?: Experiment } => ('exp' in source ? {} : { exp: structuredClone(exp) });
+    shards.forEach((specs, s) => handles.push(opts.launch({ ...base, ...own(), specs, progressEvery: opts.progressEvery ?? 10 }, onMessage(s))));
   });
 }

@@ -11,6 +11,7 @@ import type { RunSpec } from '../../core/run/partition';
 import type { TurnRecord } from '../../core/run/turns';
 import { fedAdvantage, makePrefixValues, optimalPathIds, policyTreeView, type PolicyTreeView, type PrefixValues } from '../../core/env/policy-tree';
 import { softmaxTable } from '../../core/env/exact';
+import { nowMs } from '../host/clock';
 
 export type { RunSpec };
 
@@ -71,7 +72,7 @@ export class CpuShard {
       if (records) records.push({ turns: [], J: [], optimalProb: [] });
       if (run.diverged !== null) continue;
       const rec = records ? records[r] : null;
-      const t0 = performance.now();
+      const t0 = nowMs();
       const watched = turns && this.watched.includes(r);
       if (watched) rec!.trees = [];
       const onTurn = turns
@@ -87,7 +88,7 @@ export class CpuShard {
       if (this.watched.includes(r)) this.fedOf(r);
       // any non-finite number of the update or of the evaluation marks the run diverged at k + 1 (iterate.ts)
       const v = recordUpdate(s, run, k, this.m, this.m.finite !== false) ? this.record(r, k + 1) : null;
-      if (run.diverged === null) putUpdate(s, 'wallMs', k, performance.now() - t0);
+      if (run.diverged === null) putUpdate(s, 'wallMs', k, nowMs() - t0);
       if (rec && rec.turns.length === 0) {
         rec.turns.push(-1);
         const ok = run.diverged === null;
