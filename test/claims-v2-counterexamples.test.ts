@@ -189,3 +189,30 @@ describe('claim 3 once everything has settled (version 1: undecided forever)', (
     expect(c.reason).toContain('running longer will not change that');
   });
 });
+
+describe('every sequence paying the same: rounding is no drop and no miss (a zero range made every tolerance 0)', () => {
+  // 9 sequences all paying 0.1 (sampled, with noise): J is 0.1 up to float64 rounding (0.09999999999999996)
+  const flat = (mode: string) => ({
+    version: 1,
+    env: { turns: 2, vocab: 3, tokensPerTurn: 1, rewards: [Array(9).fill(0.1)], ...(mode === 'sampled' ? { noise: { kind: 'gaussian', sigma: 1 } } : {}) },
+    mode,
+    iterations: 50,
+    seeds: 3,
+    algorithms: [{ id: 'reinforce' }, { id: 'grpo' }, { id: 'seeupo' }, { id: 'seeupo-forward' }],
+  });
+  for (const mode of ['sampled', 'exact'])
+    it(`${mode}: every seed at J*, no violations, every claim not testable, saying why`, async () => {
+      const r = await run(flat(mode));
+      for (const a of r.algorithms) {
+        expect(a.summary.atOptimum, a.id).toBe(1);
+        expect(a.summary.violations, a.id).toBe(0);
+      }
+      expect(verdicts(r.claims)).toEqual(['not testable', 'not testable', 'not testable', 'not testable/not testable/not testable/not testable', 'not testable']);
+      for (const c of r.claims) expect(c.reason).toMatch(/every sequence pays the same mean return/);
+    }, 60_000);
+  it('a range above the floor is judged as before: rewards 0.1 and 0.1 + 1e-3 (a millionth of the payoff is the floor)', async () => {
+    const cfg = { ...flat('exact'), env: { turns: 2, vocab: 3, tokensPerTurn: 1, rewards: [[0.101, ...Array(8).fill(0.1)]] } };
+    const r = await run(cfg);
+    expect(r.claims.some((c) => c.verdict !== 'not testable')).toBe(true);
+  }, 60_000);
+});

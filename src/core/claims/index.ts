@@ -4,7 +4,7 @@
 
 import { needsMonteCarlo, type Experiment } from '../config/resolve';
 import { discountedOptimum, usesDiscountedObjective } from '../env/discounted';
-import { returnRange } from '../env/returns';
+import { flatReturns, returnRange } from '../env/returns';
 import type { RunSeries } from '../run/series';
 import { claim, claim1, claim2, claim3, NOT_TESTABLE, type Ctx } from './rules';
 import { claim4, claim5, twinsOf } from './rules-twins';
@@ -50,7 +50,14 @@ export function computeClaims(input: ClaimsInput): Claim[] {
     iterationsDone,
     fmt: makeFmt(input.rewardRange),
   };
-  const c1 = claim1(ctx);
+  // every sequence paying the same: every policy is optimal and J cannot move, so no claim can show
+  // or fail (the claims judge J_γ instead when it is the objective: its payoffs may still differ)
+  const flat = `${NOT_TESTABLE}every sequence pays the same mean return, so every policy is optimal and J cannot rise or fall.`;
+  const c1 = input.flatReturns ? claim(1, 'not testable', flat, [], { gamma: input.gamma, objective: 'J' }) : claim1(ctx);
+  if (input.flatReturns && !disc) {
+    const parts: ClaimPart[] = (['a', 'b', 'c'] as const).map((part) => ({ part, verdict: 'not testable', reason: flat }));
+    return [c1, ...([2, 3, 4, 5] as const).map((n) => ({ ...claim(n, 'not testable', flat, []), ...(n === 4 ? { parts } : {}) }))];
+  }
   // J_γ is what claims 2–5 judge; runs that did not record it cannot be judged
   const missing = disc && input.runs.some((runs) => runs.some((r) => !r.Jgamma));
   if (missing) {
@@ -107,6 +114,7 @@ export function experimentFacts(exp: Experiment, Jstar: number, jIsEstimate: boo
     Jstar,
     JgammaStar: usesDiscountedObjective(exp.env) ? discountedOptimum(exp.env, shareContexts) : null,
     rewardRange: returnRange(exp.env),
+    flatReturns: flatReturns(exp.env),
     optimizer: { kind: exp.optimizer.kind, lr: exp.optimizer.lr },
     policy: { kind: exp.policy.kind, shareContexts },
     changes: exp.changes,

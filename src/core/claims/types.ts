@@ -51,8 +51,10 @@ export interface ClaimsInput {
    * then claims 2–5 judge each run's Jgamma against it. Absent or null: they judge J.
    */
   JgammaStar?: number | null;
-  /** max − min of the undiscounted total reward over all sequences and contexts. */
+  /** max − min of the undiscounted total reward over all sequences and contexts (floored: env/returns.ts returnRange). */
   rewardRange: number;
+  /** Every sequence pays the same mean total return, so every policy is optimal (env/returns.ts flatReturns); absent: false. */
+  flatReturns?: boolean;
   /** The optimizer (the same for every algorithm) and its learning rate. Default sgd at lr 1. */
   optimizer?: { kind: OptimizerKind; lr: number };
   /** The policy: a plain table shares no parameters across contexts (claim 5 is not testable then). Default a plain table. */

@@ -53,9 +53,30 @@ export function rewardsToGo(r: ArrayLike<number>, from: number, T: number, gamma
   for (let t = T - 2; t >= 0; t--) out[at + t] = g = r[from + t] + gamma * g;
 }
 
-/** max R̄ − min R̄ over every sequence and context, on the total return (drops and stalls are judged against it). */
-export function returnRange(env: Pick<Env, 'returns'>): number {
+/**
+ * The least range the tolerances are taken in, as a share of the returns' magnitude: float64
+ * computes J to about 1e-16 of it, so a range below this (every sequence paying the same mean, or
+ * nearly) would make rounding count as drops and as missing J* (docs/math.md §7).
+ */
+export const RANGE_FLOOR = 1e-6;
+
+function returnBounds(env: Pick<Env, 'returns'>): { lo: number; hi: number } {
   let lo = Infinity, hi = -Infinity;
   for (const r of env.returns) for (const v of r) { if (v < lo) lo = v; if (v > hi) hi = v; }
-  return hi - lo;
+  return { lo, hi };
+}
+
+/**
+ * max R̄ − min R̄ over every sequence and context, on the total return (drops, stalls and "at J*"
+ * are judged against it), but at least RANGE_FLOOR·max(|R̄|).
+ */
+export function returnRange(env: Pick<Env, 'returns'>): number {
+  const { lo, hi } = returnBounds(env);
+  return Math.max(hi - lo, RANGE_FLOOR * Math.max(Math.abs(lo), Math.abs(hi)));
+}
+
+/** Every sequence of every context pays the same mean total return (within RANGE_FLOOR of its magnitude): every policy is optimal. */
+export function flatReturns(env: Pick<Env, 'returns'>): boolean {
+  const { lo, hi } = returnBounds(env);
+  return !(hi - lo > RANGE_FLOOR * Math.max(Math.abs(lo), Math.abs(hi)));
 }
