@@ -57,7 +57,9 @@ export function openJournal(out: string, head: JournalHead, axes: readonly Axis[
     if (code !== 'EEXIST') throw new InputError(`--out: cannot create the journal ${name}: ${safeText(code ?? 'error', 40)}`);
     if (!resume)
       throw new InputError(`--out: ${name} holds the journal of an interrupted sweep: add --resume to finish it (only the missing cells run), or delete it to start over`);
-    fd = openSync(path, 'r+');
+    // append mode: the cells this run adds go after those read back (an 'r+' descriptor writes at
+    // position 0, over the head, which a second interruption then left as the first line)
+    fd = openSync(path, 'a+');
     try {
       done = readBack(fd, name, head, axes, owns);
     } catch (err) {

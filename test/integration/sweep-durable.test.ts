@@ -82,6 +82,21 @@ describe('sweep --out: a durable job', () => {
     );
   }, 300_000);
 
+  it('interrupted twice: the resumed run appends after the cells read back, the head stays the first line', async () => {
+    const out = join(tmp.dir, 'twice.json');
+    const first = await interruptAt(out, 2, 'SIGINT');
+    expect(first.code, first.stderr).toBe(130);
+    const second = await interruptAt(out, 4, 'SIGINT');
+    expect(second.code, second.stderr).toBe(130);
+    const journal = readFileSync(`${out}.journal`, 'utf8').split('\n').slice(0, -1);
+    expect(JSON.parse(journal[0]!)).toMatchObject({ journal: 1, cells: CELLS });
+    expect(journal.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(journal.slice(1).map((l) => JSON.parse(l).index)).size).toBe(journal.length - 1);
+    const done = cli('sweep', DURABLE, '--threads', '1', '--out', out, '--resume');
+    expect(done.code, done.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(uninterrupted());
+  }, 120_000);
+
   it('SIGTERM on worker threads: exit 143, the journal intact, --resume finishes with the same bytes', async () => {
     const out = join(tmp.dir, 'term.json');
     const r = await interruptAt(out, 2, 'SIGTERM', '2');
