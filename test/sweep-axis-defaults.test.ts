@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../src/core/config/fields';
 import { cellConfig, parseSweep, resolveCell } from '../src/core/sweep/cells';
+import { configErrorOf } from './support/config-error';
 
 // Axis paths into sections the base leaves out, and into algorithms the base does not have
 // (docs/sweeps.md "The sweep file": an axis is any config path; docs/cli.md: shareContexts "in
@@ -8,15 +8,7 @@ import { cellConfig, parseSweep, resolveCell } from '../src/core/sweep/cells';
 
 const TWO_PROMPTS = { version: 1, env: { preset: 'two-prompts' }, mode: 'exact', iterations: 5, seeds: 1, algorithms: [{ id: 'grpo' }, { id: 'seeupo' }] };
 
-function errorOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError);
-    return (e as Error).message;
-  }
-  throw new Error('no error');
-}
+const errorOf = configErrorOf;
 
 describe('sweep axes on sections the base leaves out', () => {
   it('a policy.* axis on a base without policy starts from the default (tabular) policy', () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../src/core/config/fields';
 import { resolveConfig } from '../src/core/config/resolve';
 import { cellConfig, cellValues, parseSweep, resolveCell } from '../src/core/sweep/cells';
 import { perRunAxis, planJobs } from '../src/core/sweep/batch';
@@ -11,6 +10,7 @@ import { runSweepCellsInNode as runSweepCells } from '../src/cli/sweep-run';
 import { runShard } from '../src/exec/cpu/protocol';
 import { allRuns } from '../src/core/run/partition';
 import type { RunSeries } from '../src/core/run/series';
+import { configErrorOf } from './support/config-error';
 
 // Sweeps: the format, the cells, and the batched run whose every number equals the
 // cell run as an experiment of its own (the CPU executor, in this thread; the CLI tests run the
@@ -37,15 +37,7 @@ async function alone(config: Record<string, unknown>) {
   return runOnCpu(exp, config, { threads: 1, launch: inThisThread });
 }
 
-function errorOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError);
-    return (e as Error).message;
-  }
-  throw new Error('no error');
-}
+const errorOf = configErrorOf;
 
 describe('sweep format', () => {
   it('grids: linear and log, ends exact, 12 significant digits', () => {
