@@ -4,7 +4,7 @@ import { resolveConfig } from '../src/core/config/resolve';
 import { ESTIMATORS, NORMALIZATIONS, OPTIMIZERS, RATIO_LEVELS, RULES, TURN_ORDERS, TURN_RATIOS } from '../src/core/options';
 import { allRuns } from '../src/core/run/partition';
 import { buildProblem } from '../src/exec/host/problem';
-import { kernelSource } from '../src/exec/webgpu/kernel';
+import { kernelSource, usesPrivateState } from '../src/exec/webgpu/kernel';
 import { ALGO_FIELDS, ALGO_WORDS, kernelLayout, layoutConstants, optionConstant, packAlgos, SCRATCH, type KernelShape } from '../src/exec/webgpu/layout';
 import { packItab, packTables } from '../src/exec/webgpu/pack';
 import { WebGpuShard } from '../src/exec/webgpu/shard';
@@ -177,6 +177,8 @@ describe.skipIf(!!skipWhy)(`the WebGPU kernel compiles with Tint (Dawn in Node)$
   it('every kernel shape compiles (exact and sampled, per-turn rewards, contexts, tokens per turn, tables and MLPs)', async () => {
     const shapes = allShapes();
     expect(shapes.length).toBe(72);
+    // both kinds of kernel: on private copies of each run's state (tables, small MLPs), and on the storage buffers (larger MLPs)
+    expect(new Set(shapes.map(usesPrivateState))).toEqual(new Set([true, false]));
     for (const s of shapes) {
       const errors = await compileErrors(kernelSource(s));
       expect({ shape: { sampled: s.sampled, perTurn: s.perTurn, contexts: s.contexts, L: s.L, mlp: s.mlp, shared: s.shared }, errors: errors.slice(0, 3) }).toEqual({ shape: expect.anything(), errors: [] });

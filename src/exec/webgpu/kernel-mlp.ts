@@ -205,13 +205,12 @@ fn mlpStep() {
   if (code(A_OPTIMIZER) == OPTIMIZER_SGD) {
     for (var j = 0u; j < PM; j++) { theta[wb + j] += lr * scr[sb + S_WG + j]; scr[sb + S_WG + j] = 0.0; }
   } else {
-    let mb = run * ADAMW;
     adam[mb + AD_K] += 1.0;
     let k = adam[mb + AD_K];
     let c1 = 1.0 - pow(B1, k);
     let c2 = 1.0 - pow(B2, k);
     for (var j = 0u; j < PM; j++) {
-      adamMove(mb + AD_M + j, mb + AD_V + j, wb + j, scr[sb + S_WG + j], lr, c1, c2);
+      theta[wb + j] += adamMove(j, scr[sb + S_WG + j], lr, c1, c2);
       scr[sb + S_WG + j] = 0.0;
     }
   }

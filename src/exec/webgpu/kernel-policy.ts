@@ -60,13 +60,13 @@ fn clearGradient() {
   for (var j = 0u; j < P; j++) { scr[sb + S_GRAD + j] = 0.0; }
   for (var g = 0u; g < PG; g++) { scr[sb + S_GSUM + g] = 0.0; }
 }
-/** Adam's moments at m[mi], v[vi] after gradient gr, and the parameter at theta[ti] moved up (bias corrections c1, c2). */
-fn adamMove(mi: u32, vi: u32, ti: u32, gr: f32, lr: f32, c1: f32, c2: f32) {
-  let m = B1 * adam[mi] + (1.0 - B1) * gr;
-  let v = B2 * adam[vi] + (1.0 - B2) * gr * gr;
-  adam[mi] = m;
-  adam[vi] = v;
-  theta[ti] += (lr * (m / c1)) / (sqrt(v / c2) + ADAM_EPS);
+/** Adam's moments of parameter j (this run's AD_M + j, AD_V + j) after gradient gr; returns the parameter's step up (bias corrections c1, c2). */
+fn adamMove(j: u32, gr: f32, lr: f32, c1: f32, c2: f32) -> f32 {
+  let m = B1 * adam[mb + AD_M + j] + (1.0 - B1) * gr;
+  let v = B2 * adam[mb + AD_V + j] + (1.0 - B2) * gr * gr;
+  adam[mb + AD_M + j] = m;
+  adam[mb + AD_V + j] = v;
+  return (lr * (m / c1)) / (sqrt(v / c2) + ADAM_EPS);
 }
 `;
 
@@ -95,7 +95,6 @@ fn sgdStep(p0: u32, p1: u32) {
 /** Adam on the logits of turn \`turn\` (T: every turn), each turn with its own step count. */
 fn adamStep(turn: u32) {
   let lr = algo(A_LR);
-  let mb = run * ADAMW;
   for (var t = 0u; t < T; t++) { if (turn == T || t == turn) { adam[mb + AD_K + t] += 1.0; } }
   for (var x = 0u; x < CP; x++) {
     for (var t = 0u; t < T; t++) {
@@ -104,7 +103,7 @@ fn adamStep(turn: u32) {
       let c1 = 1.0 - pow(B1, k);
       let c2 = 1.0 - pow(B2, k);
       for (var j = (x * NP + OFFSET[t * L]) * V; j < (x * NP + OFFSET[(t + 1u) * L]) * V; j++) {
-        adamMove(mb + AD_M + j, mb + AD_V + j, lb + j, scr[sb + S_GRAD + j], lr, c1, c2);
+        theta[lb + j] += adamMove(j, scr[sb + S_GRAD + j], lr, c1, c2);
         scr[sb + S_GRAD + j] = 0.0;
       }
     }

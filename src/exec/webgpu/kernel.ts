@@ -16,7 +16,7 @@ import { EVALUATION } from './kernel-eval';
 import { mlpSource } from './kernel-mlp';
 import { policySource } from './kernel-policy';
 import { rulesSource } from './kernel-rules';
-import { turnTableOffsets, wgslConstants, type KernelShape } from './layout';
+import { adamWords, ALGO_WORDS, scratchWords, thetaWords, turnTableOffsets, wgslConstants, type KernelShape } from './layout';
 
 /**
  * Runs per workgroup: the largest power of two from 4 to 64 that still leaves at least 64
@@ -35,20 +35,53 @@ export function workgroupSize(runs: number): number {
 const wgslFloat = (v: number) => (Number.isInteger(v) ? `${v}.0` : String(v));
 const u32Array = (xs: readonly number[]) => `array<u32, ${xs.length}>(${xs.map((o) => `${o}u`).join(', ')})`;
 
+/**
+ * Bytes a run's own state (scratch, θ, Adam block, algorithm record) may take to be copied into
+ * private memory for a dispatch; WGSL allows 8,192 bytes in the private address space, and the
+ * MLP's activations and the kernel's other private variables need some of them.
+ */
+export const PRIVATE_STATE_BYTES = 6144;
+
+/** Whether the kernel of this shape computes on private copies of each run's state (PRIVATE_COPIES below). */
+export function usesPrivateState(s: KernelShape): boolean {
+  return 4 * (scratchWords(s) + thetaWords(s) + adamWords(s) + ALGO_WORDS) <= PRIVATE_STATE_BYTES;
+}
+
 /** The whole kernel for one experiment shape. */
 export function kernelSource(s: KernelShape): string {
-  return [
-    header(s),
-    BINDINGS,
-    RANDOM,
-    policySource(s),
-    batchSource(s.sampled),
-    s.mlp ? mlpSource(s.mlp) : '',
-    rulesSource(s),
-    iterationSource(s),
-    EVALUATION,
-    entrySource(s),
-  ].join('\n');
+  const priv = usesPrivateState(s);
+  const body = [RANDOM, policySource(s), batchSource(s.sampled), s.mlp ? mlpSource(s.mlp) : '', rulesSource(s), iterationSource(s), EVALUATION].join('\n');
+  return [header(s), BINDINGS, priv ? PRIVATE_COPIES : '', priv ? onPrivateCopies(body) : body, entrySource(s, priv)].join('\n');
+}
+
+// Each run's scratch, θ, Adam block and algorithm record in private memory for the whole dispatch
+// (loaded at its start, stored at its end), where they fit: on SwiftShader (Chromium without a
+// GPU) every read and write of a storage buffer is a bounds-checked gather or scatter over the
+// invocations of a SIMD group, and the kernel makes thousands per iteration; on private copies
+// the default sampled experiment took 30% less of SwiftShader's CPU time (11.5 → 8 ms per
+// iteration, 8 iterations per dispatch). The numbers are the same: the same operations on the same values.
+const PRIVATE_COPIES = /* wgsl */ `
+var<private> sp: array<f32, SW>;    // scr[sb + ·]
+var<private> tp: array<f32, TH>;    // theta[r · TH + ·]
+var<private> ap: array<f32, ADAMW>; // adam[mb + ·]
+var<private> al: array<f32, AW>;    // algos[ab + ·]
+`;
+
+/** Every index of a run's block of scr, theta, adam and algos (always written from its base: sb, lb, wb, mb, ab) onto the private copy. */
+const PER_RUN: readonly [string, string][] = [
+  ['scr[sb + ', 'sp['],
+  ['theta[lb + ', 'tp[TH_LOGITS + '],
+  ['theta[wb + ', 'tp[TH_W + '],
+  ['adam[mb + ', 'ap['],
+  ['algos[ab + ', 'al['],
+];
+
+function onPrivateCopies(body: string): string {
+  let out = body;
+  for (const [from, to] of PER_RUN) out = out.split(from).join(to);
+  const left = /\b(scr|theta|adam|algos)\[[^\]\n]{0,40}/.exec(out);
+  if (left) throw new Error(`the WebGPU kernel indexes a run's buffer other than from the run's base (${left[0]}): write it as ${PER_RUN.map(([f]) => `${f}…`).join(', ')}`);
+  return out;
 }
 
 /** The shape and layout constants, and the few the shape decides that are not offsets. */
@@ -81,6 +114,7 @@ var<private> lb: u32;   // this run's node logits in theta
 var<private> wb: u32;   // this run's MLP weights in theta
 var<private> sb: u32;   // this run's scratch base
 var<private> ab: u32;   // this run's algorithm record base
+var<private> mb: u32;   // this run's Adam block base
 var<private> clipNum: f32;
 var<private> clipDen: f32;
 var<private> key: vec3<u32>;   // (seed key, stream key, iteration) of this run's draws
@@ -162,7 +196,9 @@ fn iteration(r: u32, it: u32) {
 `;
 }
 
-function entrySource(s: KernelShape): string {
+function entrySource(s: KernelShape, priv: boolean): string {
+  const load = '  for (var j = 0u; j < SW; j++) { sp[j] = scr[sb + j]; }\n  for (var j = 0u; j < TH; j++) { tp[j] = theta[r * TH + j]; }\n  for (var j = 0u; j < ADAMW; j++) { ap[j] = adam[mb + j]; }\n  for (var j = 0u; j < AW; j++) { al[j] = algos[ab + j]; }\n';
+  const store = '  for (var j = 0u; j < SW; j++) { scr[sb + j] = sp[j]; }\n  for (var j = 0u; j < TH; j++) { theta[r * TH + j] = tp[j]; }\n  for (var j = 0u; j < ADAMW; j++) { adam[mb + j] = ap[j]; }\n';
   return /* wgsl */ `
 @compute @workgroup_size(${s.workgroup ?? 64})
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
@@ -173,7 +209,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   wb = r * TH + TH_W;
   sb = r * SW;
   ab = r * AW;
-${s.mlp ? '  mlpForwardAll(); // the logits of the weights as they are\n' : ''}  for (var it = 0u; it < params.K; it++) { iteration(r, it); }
-}
+  mb = r * ADAMW;
+${priv ? load : ''}${s.mlp ? '  mlpForwardAll(); // the logits of the weights as they are\n' : ''}  for (var it = 0u; it < params.K; it++) { iteration(r, it); }
+${priv ? store : ''}}
 `;
 }
