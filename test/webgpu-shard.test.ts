@@ -80,7 +80,8 @@ describe('WebGPU executor: the host side', () => {
     const shard = new WebGpuShard(exp, allRuns(exp), fakeDevice(log));
     await shard.init();
     await expect(shard.step(4)).rejects.toThrow('the WebGPU dispatch was refused: copy source lacks COPY_SRC');
-    expect(log.maps).toBe(0);
+    // the read back waits with the error scope (one round trip): it may have mapped, but is unmapped again and nothing recorded
+    expect(log.unmaps ?? 0).toBe(log.maps);
     expect(shard.iteration).toBe(0);
     expect(shard.series[0]!.J[1]).toBeNaN();
     shard.dispose();
@@ -124,7 +125,7 @@ describe('WebGPU executor: the host side', () => {
     await shard.init();
     expect(shard.suggestedK()).toBe(1);
     shard.msPerIteration = 3;
-    expect(shard.suggestedK()).toBe(10);
+    expect(shard.suggestedK()).toBe(33); // READBACK_MS is 100
     shard.msPerIteration = 1e-6;
     expect(shard.suggestedK()).toBe(MAX_K);
     shard.msPerIteration = 500;

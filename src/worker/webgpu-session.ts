@@ -12,7 +12,7 @@ import { TURN_STEP_NEEDS_CPU } from './session-protocol';
 
 /**
  * The WebGPU executor's runs as a session: every run in one shard, several iterations per dispatch
- * (as many as take about DISPATCH_MS, never past the next pause, step or hot change, which land
+ * (as many as take about READBACK_MS, never past the next pause, step or hot change, which land
  * between iterations as on the other executors).
  *
  * A lost device (a driver reset, a GPU taken away, `device.destroy()`) does not end the run: the

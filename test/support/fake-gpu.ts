@@ -10,6 +10,8 @@ export interface Log {
   destroyed: number;
   dispatches: number;
   maps: number;
+  /** Maps ended (a buffer left mapped cannot be mapped again). */
+  unmaps?: number;
   writes: { buffer: number; bytes: number }[];
   K: number[];
   /** The adapter's maxStorageBufferBindingSize (128 MiB unless given). */
@@ -27,7 +29,7 @@ export function fakeDevice(log: Log = { created: 0, destroyed: 0, dispatches: 0,
       destroy: () => void log.destroyed++,
       mapAsync: async () => void log.maps++,
       getMappedRange: (_o: number, n: number) => new ArrayBuffer(n),
-      unmap: () => {},
+      unmap: () => void (log.unmaps = (log.unmaps ?? 0) + 1),
     };
   };
   const pass = { setPipeline() {}, setBindGroup() {}, dispatchWorkgroups: () => void log.dispatches++, end() {} };
