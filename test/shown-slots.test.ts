@@ -84,6 +84,28 @@ describe('ShownSlots', () => {
     expect(slots.allShown()).toBe(true);
   });
 
+  it('at a run’s end the slots named first take the first turns (the verdicts before the charts); other publishes keep the order', () => {
+    const clock = fakeClock();
+    let store: Shown = { version: 0, live: null };
+    const slots = new ShownSlots(3, () => store, { slotMs: 12, pace: 8, ...clock }, [2]);
+    const live = liveAt(1);
+    store = { version: 1, live };
+    slots.changed(live, false); // the first segment: urgent, in the usual order
+    slots.publish();
+    clock.advance(0);
+    expect([0, 1, 2].map((k) => slots.shownIn(k).version)).toEqual([1, 0, 0]);
+    clock.advance(24);
+    store = { version: 2, live };
+    slots.changed(live, true); // the run ended
+    slots.publish();
+    clock.advance(0);
+    expect([0, 1, 2].map((k) => slots.shownIn(k).version)).toEqual([1, 1, 2]);
+    clock.advance(12);
+    expect([0, 1, 2].map((k) => slots.shownIn(k).version)).toEqual([2, 1, 2]);
+    clock.advance(12);
+    expect(slots.allShown()).toBe(true);
+  });
+
   it('a publish of an unchanged store changes nothing; listeners hear each slot they watch', () => {
     const { clock, slots, set } = setup(2);
     const heard: string[] = [];

@@ -8,7 +8,8 @@ import type { Live } from './live';
 // last update took c ms also waits pace·c ms after it before the next (a few ms: no wait; the
 // verdicts of 1,024 runs: about a second), so the page's thread is mostly left to drawing and the
 // workers. An urgent publish (a new run's first points, a run's end: what the reader waits for)
-// reaches every slot at its turn at once.
+// reaches every slot at its turn at once; at a run's end the slots named first (the verdicts)
+// take the first turns, so the verdict does not wait for every chart to redraw before it.
 
 /** The store's results as one part of the page shows them. */
 export interface Shown {
@@ -36,14 +37,16 @@ export class ShownSlots {
   /** The run whose first segment (iteration 1) the slots have been handed. */
   private firstSegmentOf: Live | null = null;
   private urgentNext = false;
+  private endedNext = false;
   private readonly runNumbers = new WeakMap<Live, number>();
   private runsSeen = 0;
 
-  /** `latest` reads the store's (version, live) at a publish. */
+  /** `latest` reads the store's (version, live) at a publish; `firstAtEnd`: the slots that update first at a run's end. */
   constructor(
     count: number,
     private readonly latest: () => Shown,
     private readonly timing: SlotTiming,
+    private readonly firstAtEnd: readonly number[] = [],
   ) {
     this.published = latest();
     this.shown = new Array<Shown>(count).fill(this.published);
@@ -65,13 +68,15 @@ export class ShownSlots {
   changed(live: Live | null, ended: boolean): boolean {
     const urgent = ended || (live !== null && live.iteration >= 1 && live !== this.firstSegmentOf);
     if (urgent) this.urgentNext = true;
+    if (ended) this.endedNext = true;
     return urgent;
   }
 
   /** Hand the store's latest to every slot: each at its turn, after its pace unless the change was urgent. */
   publish(): void {
     const urgent = this.urgentNext;
-    this.urgentNext = false;
+    const ended = this.endedNext;
+    this.urgentNext = this.endedNext = false;
     const { version, live } = this.latest();
     // an urgent publish may have handed out this version already, before the throttle's waiting
     // one; an urgent one after it brings forward the slots still waiting for their pace
@@ -80,12 +85,13 @@ export class ShownSlots {
     if (!same) this.published = { version, live };
     if (live && live.iteration >= 1) this.firstSegmentOf = live;
     const now = this.timing.now();
-    for (let k = 0; k < this.shown.length; k++) {
+    const order = ended ? [...this.firstAtEnd, ...[...this.shown.keys()].filter((k) => !this.firstAtEnd.includes(k))] : [...this.shown.keys()];
+    for (const [turn, k] of order.entries()) {
       // a slot waiting already shows the latest version when its time comes; urgent: at its turn now
       if (this.timers[k] !== null ? !urgent : same) continue;
       if (this.timers[k] !== null) this.timing.cancel(this.timers[k]);
       const paced = urgent ? 0 : Math.max(0, this.shownAt[k] + this.timing.pace * this.cost[k] - now);
-      this.timers[k] = this.timing.later(() => this.show(k), k * this.timing.slotMs + paced);
+      this.timers[k] = this.timing.later(() => this.show(k), turn * this.timing.slotMs + paced);
     }
   }
 

@@ -21,13 +21,19 @@ const latest = (): Shown => {
   const s = useApp.getState();
   return { version: s?.version ?? 0, live: s?.live ?? null };
 };
-const slots = new ShownSlots(Object.keys(SLOTS).length, latest, {
-  slotMs: 12,
-  pace: 8,
-  now: () => performance.now(),
-  later: (f, ms) => setTimeout(f, ms),
-  cancel: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-});
+// at a run's end the verdicts update first: a lesson's verdict is what its reader waits for
+const slots = new ShownSlots(
+  Object.keys(SLOTS).length,
+  latest,
+  {
+    slotMs: 12,
+    pace: 8,
+    now: () => performance.now(),
+    later: (f, ms) => setTimeout(f, ms),
+    cancel: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  },
+  [SLOTS.claims],
+);
 
 /** How long the last update of `slot`'s derived data took (ms): its pace while a run streams. */
 export function slotTook(slot: number, ms: number): void {
