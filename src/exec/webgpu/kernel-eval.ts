@@ -26,15 +26,11 @@ fn updateKl() -> f32 {
   return KL;
 }
 
-fn entropyAt(g: u32) -> f32 {
-  var h = 0.0;
-  for (var a = 0u; a < V; a++) { let pa = prob(g, a); if (pa > 0.0) { h -= pa * log(pa); } }
-  return h;
-}
 
 /**
  * Context x's J, its reach-weighted entropy summed over nodes and (DISCOUNTED) its J_γ, walking the
- * tree forward: reach per context node (S_REACH), probabilities from the policy's row (rowOf).
+ * tree forward: reach per context node (S_REACH), probabilities from the policy's row (rowOf),
+ * each node's computed once for its entropy and its children's reach (or its leaves' returns).
  */
 fn contextValue(x: u32) -> vec3<f32> {
   let base = x * NP;
@@ -46,16 +42,19 @@ fn contextValue(x: u32) -> vec3<f32> {
     for (var n = OFFSET[p]; n < OFFSET[p + 1u]; n++) {
       let g = rowOf(x, n);
       let rch = scr[sb + S_REACH + base + n];
-      hx += rch * entropyAt(g);
+      var pr: array<f32, V>;
+      var h = 0.0;
+      for (var a = 0u; a < V; a++) { let pa = prob(g, a); pr[a] = pa; if (pa > 0.0) { h -= pa * log(pa); } }
+      hx += rch * h;
       let q = n - OFFSET[p];
       if (p == N - 1u) {
         for (var a = 0u; a < V; a++) {
-          let w = rch * prob(g, a);
+          let w = rch * pr[a];
           jx += w * tables[RET0 + x * S + q * V + a];
           if (DISCOUNTED) { jgx += w * tables[JG0 + x * S + q * V + a]; }
         }
       } else {
-        for (var a = 0u; a < V; a++) { scr[sb + S_REACH + base + OFFSET[p + 1u] + q * V + a] = rch * prob(g, a); }
+        for (var a = 0u; a < V; a++) { scr[sb + S_REACH + base + OFFSET[p + 1u] + q * V + a] = rch * pr[a]; }
       }
     }
   }

@@ -152,10 +152,14 @@ fn randNormal() -> f32 {
 /** One iteration of one run, as the numbered steps at the top of this file. */
 function iterationSource(s: KernelShape): string {
   return /* wgsl */ `
-/** 1. θ_old and log Z_old. */
-fn snapshotOld() {
+/**
+ * 1. θ_old and log Z_old. A table's log Z is current from the end of the iteration before (its last
+ * refreshLogZ, kept in the scratch between dispatches): computed here only at a run's first
+ * iteration. An MLP refreshes (its node logits are recomputed at a dispatch's start).
+ */
+fn snapshotOld(first: bool) {
   for (var j = 0u; j < P; j++) { scr[sb + S_OLD + j] = theta[lb + j]; }
-  refreshLogZ(0u, N);
+  ${s.mlp ? 'refreshLogZ(0u, N);' : 'if (first) { refreshLogZ(0u, N); }'}
   for (var g = 0u; g < PG; g++) { scr[sb + S_LZO + g] = scr[sb + S_LZ + g]; }
 }
 /** Clears the gradient with respect to the logits (and the MLP's weights). */
@@ -180,7 +184,7 @@ ${
 fn iteration(r: u32, it: u32) {
   key = vec3<u32>(runInfo[2u * r], runInfo[2u * r + 1u], params.start + it);
   ctr = 0u;
-  snapshotOld();
+  snapshotOld(params.start + it == 0u);
   let zero = fillBatch();
   tokenAdvantages();
   let gn = policyGradientNorm();
