@@ -74,7 +74,7 @@ test('WebGPU executor benchmark', async ({ page }) => {
   }
   console.log('\nWebGPU executor: ms per iteration, exact-mode lock (3 turns, V = 3), same browser session');
   console.log(table(['runs', 'executor', 'ms/iteration', 'ran on'], rows, [1, 3]));
-  console.log('Dispatches and read backs: one of each per dispatch of K iterations, K sized to about 30 ms (test/webgpu-shard.test.ts bounds them).');
+  console.log('Dispatches and read backs: one of each per dispatch of K iterations, K sized to about 100 ms (READBACK_MS; test/webgpu-shard.test.ts bounds them).');
 });
 
 test('WebGPU executor: the shared MLP', async ({ page }) => {
