@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { resolveConfig } from '../src/core/config/resolve';
 import { allRuns, partitionRuns } from '../src/core/run/partition';
 import { makeRunSeries, storageStride } from '../src/core/run/series';
@@ -83,6 +83,41 @@ describe('worker pool', () => {
     // the first session heard nothing after its close
     expect(first.session.iteration).toBe(firstAtClose);
     expect(firstAtClose).toBeLessThan(4000);
+  });
+
+  const exercise = () => {
+    const config = { ...base, mode: 'exact', iterations: 3 };
+    return [{ type: 'init', config, specs: allRuns(resolveConfig(config)) }, { type: 'go', seq: 1, until: null }] as SessionCommand[];
+  };
+
+  it('a worker started ahead runs its exercise to the end, then closes it and waits idle for a session', async () => {
+    const workers: FakeWorker[] = [];
+    const pool = new WorkerPool(() => (workers.push(new FakeWorker()), workers.at(-1) as unknown as Worker), 'test worker', () => 1, exercise);
+    pool.warm(1);
+    expect(pool.idleCount).toBe(1);
+    await vi.waitFor(() => expect(workers[0]!.received).toEqual(['init', 'go', 'close']));
+    const config = { ...base, iterations: 20 };
+    const s = open(pool, config);
+    await s.isReady;
+    await s.session.runTo(null);
+    expect(workers).toHaveLength(1);
+    expect(s.errors).toEqual([]);
+    direct(config).forEach((ref, i) => expect(Array.from(s.live.runs[i]!.J)).toEqual(Array.from(ref.J)));
+  });
+
+  it('a session that takes a worker during its exercise closes the exercise first and gets only its own numbers', async () => {
+    const workers: FakeWorker[] = [];
+    const pool = new WorkerPool(() => (workers.push(new FakeWorker()), workers.at(-1) as unknown as Worker), 'test worker', () => 1, () => exercise().map((c) => (c.type === 'init' ? { ...c, config: { ...(c.config as object), iterations: 4000 } } : c)));
+    pool.warm(1);
+    await new Promise((r) => setTimeout(r, 20)); // the exercise is part-way
+    const config = { ...base, iterations: 20 };
+    const s = open(pool, config);
+    await s.isReady;
+    await s.session.runTo(null);
+    expect(workers).toHaveLength(1);
+    expect(workers[0]!.received.filter((t) => t === 'init' || t === 'close')).toEqual(['init', 'close', 'init']);
+    expect(s.errors).toEqual([]);
+    direct(config).forEach((ref, i) => expect(Array.from(s.live.runs[i]!.J)).toEqual(Array.from(ref.J)));
   });
 
   it('keeps at most `keep` idle workers, and never hands out one that failed', async () => {

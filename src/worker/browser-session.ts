@@ -1,7 +1,9 @@
 import type { Connect } from './session-client';
 import type { ConnectSweep } from './sweep-client';
 import type { SweepWorkerEvent } from './sweep-protocol';
-import type { SessionEvent } from './session-protocol';
+import type { SessionCommand, SessionEvent } from './session-protocol';
+import { resolveConfig } from '../core/config/resolve';
+import { allRuns } from '../core/run/partition';
 import { WorkerPool } from './worker-pool';
 import { estimateWorkMs, threadsForWork } from '../exec/cpu/work';
 
@@ -35,8 +37,21 @@ function wire<E extends { type: string }>(worker: Worker, what: string, onEvent:
   return { post: (msg: Parameters<Worker['postMessage']>[0]) => worker.postMessage(msg), close: () => worker.terminate() };
 }
 
+/**
+ * The CPU workers' exercise (worker-pool.ts), run by a worker started ahead: the nine algorithms
+ * on exact-mode lock, 2 seeds, 4 iterations (tens of ms), so the engine's code is optimized
+ * before the first Run.
+ */
+export function cpuExercise(): SessionCommand[] {
+  const config = { version: 1, env: { preset: 'lock' }, mode: 'exact', seeds: 2, iterations: 4 };
+  return [
+    { type: 'init', config, specs: allRuns(resolveConfig(config)) },
+    { type: 'go', seq: 1, until: null },
+  ];
+}
+
 /** The CPU executor's workers, kept between sessions (one per thread the page uses). */
-export const cpuWorkers = new WorkerPool(() => new Worker(new URL('./cpu-session-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-cpu' }), 'CPU worker', browserThreads);
+export const cpuWorkers = new WorkerPool(() => new Worker(new URL('./cpu-session-worker.ts', import.meta.url), { type: 'module', name: 'seeupo-cpu' }), 'CPU worker', browserThreads, cpuExercise);
 
 export const connectCpuWorker: Connect = (onEvent) => cpuWorkers.connect(onEvent);
 
