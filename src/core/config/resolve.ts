@@ -13,6 +13,7 @@ import {
 } from '../algo/records';
 import { checkDepth, ConfigError, issueToError, num, show } from './fields';
 import { needsMonteCarlo } from './monte-carlo';
+import { unreadFieldWarnings } from './unread-fields';
 import { checkTensorSize } from './tensor-cost';
 import { stepsPerIteration } from '../run/steps';
 import { CHANGE_PATH, type ScheduledChange } from './hot-paths';
@@ -193,6 +194,7 @@ export function resolveConfig(raw: unknown): Experiment {
     fail('policy.shareContexts', `needs at least 2 contexts (env.contexts is ${env.contexts}): with one context the shared table is the plain table; remove it or raise env.contexts`);
   exp.seedIndices = resolveSeedIndices(c.seedIndices, exp.seeds);
   exp.changes = resolveChanges(c.changes ?? [], exp);
+  warnings.push(...unreadFieldWarnings(exp, c.mcSamples !== undefined, c.changes ?? []));
   checkExecutor(exp);
   checkBatchShape(exp);
   checkSize(exp);
