@@ -1,6 +1,7 @@
 import { algorithmLr } from '../../core/algo/records';
 import { finishAndStepSgd, optimizerStep } from '../host/optimizer';
 import type { Problem } from '../host/problem';
+import { nextRatioStamp } from '../host/ratio-cache';
 import { criticStep } from '../host/rollouts';
 import type { Scratch } from '../host/scratch';
 import type { RunState } from '../host/state';
@@ -74,26 +75,37 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
   else refreshStaleLogZ(theta, V, b.nodes, n0, n1, sc);
   let clipNum = stats.clipNum;
   let clipDen = stats.clipDen;
+  // ratios keyed by parameter, computed once in this step (host/ratio-cache.ts)
+  const { ratioOf, ratioAt } = sc;
+  const stamp = nextRatioStamp(sc);
   if (term.ratio === 'token') {
     const advTok = b.advTok;
+    const { k0, k1 } = term; // locals: the loop below stores to typed arrays, which makes V8 reload object fields
     for (let c = c0; c < c1; c++) {
       const i = perm[c];
       const w = weight[i] * chunkScale;
       if (w === 0) continue;
       const Mi = M ? M[i] : 1;
-      for (let k = term.k0; k < term.k1; k++) {
-        const j = i * N + k;
+      const j1 = i * N + k1;
+      for (let j = i * N + k0; j < j1; j++) {
         const n = node[j];
         const g = n * V + tok[j];
-        const d = theta[g] - logZ[n] - logpOld[j];
-        const ratio = d === 0 ? 1 : Math.exp(d); // exp(±0) is exactly 1: the first step on a turn (θ = θ_old) costs no exp
+        let ratio: number;
+        if (ratioAt[g] === stamp) ratio = ratioOf[g];
+        else {
+          const d = theta[g] - logZ[n] - logpOld[j];
+          ratio = d === 0 ? 1 : Math.exp(d); // exp(±0) is exactly 1: the first step on a turn (θ = θ_old) costs no exp
+          ratioOf[g] = ratio;
+          ratioAt[g] = stamp;
+        }
         const A = advTok[j] * Mi;
         const clipped = Math.min(Math.max(ratio, 1 - eps), 1 + eps);
         clipDen += w;
         if (Math.abs(ratio - 1) > eps) clipNum += w;
         if (ratio * A <= clipped * A) {
-          grad[g] += w * A * ratio;
-          gsum[n] += w * A * ratio;
+          const u = w * A * ratio;
+          grad[g] += u;
+          gsum[n] += u;
         }
       }
     }
@@ -105,12 +117,21 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
       const w = weight[i] * chunkScale;
       if (w === 0) continue;
       const Mi = M ? M[i] : 1;
-      let logRatio = 0;
-      for (let k = k0; k < k1; k++) {
-        const j = i * N + k;
-        logRatio += theta[node[j] * V + tok[j]] - logZ[node[j]] - logpOld[j];
+      // the term's tokens are fixed by its last one (its node fixes the prefix): the ratio is keyed by that token
+      const last = i * N + k1 - 1;
+      const key = node[last] * V + tok[last];
+      let ratio: number;
+      if (ratioAt[key] === stamp) ratio = ratioOf[key];
+      else {
+        let logRatio = 0;
+        for (let k = k0; k < k1; k++) {
+          const j = i * N + k;
+          logRatio += theta[node[j] * V + tok[j]] - logZ[node[j]] - logpOld[j];
+        }
+        ratio = logRatio === 0 ? 1 : Math.exp(geomean ? logRatio / (k1 - k0) : logRatio); // exp(±0) = 1, as above
+        ratioOf[key] = ratio;
+        ratioAt[key] = stamp;
       }
-      const ratio = logRatio === 0 ? 1 : Math.exp(geomean ? logRatio / (k1 - k0) : logRatio); // exp(±0) = 1, as above
       const A = advantage[i * stride + offset] * Mi;
       const clipped = Math.min(Math.max(ratio, 1 - eps), 1 + eps);
       clipDen += w;
@@ -192,13 +213,24 @@ export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats:
       // M ← M · (π_θ / π_old)(a_t): the whole turn's true ratio at the parameters just reached.
       // (marked current: later turns' steps leave this turn's parameters as they are, so KL reuses it)
       refreshStaleLogZ(run.theta, V, b.nodes, nodesFrom(sc, s.turn), nodesTo(sc, s.turn), sc);
+      // the turn's ratio keyed by its last token, as in clippedStep (host/ratio-cache.ts)
+      const { ratioOf, ratioAt } = sc;
+      const stamp = nextRatioStamp(sc);
       for (let i = 0; i < b.n; i++) {
-        let logRatio = 0;
-        for (let k = s.k0; k < s.k1; k++) {
-          const j = i * N + k;
-          logRatio += run.theta[b.node[j] * V + b.tok[j]] - sc.logZ[b.node[j]] - b.logpOld[j];
+        const last = i * N + s.k1 - 1;
+        const key = b.node[last] * V + b.tok[last];
+        let ratio: number;
+        if (ratioAt[key] === stamp) ratio = ratioOf[key];
+        else {
+          let logRatio = 0;
+          for (let k = s.k0; k < s.k1; k++) {
+            const j = i * N + k;
+            logRatio += run.theta[b.node[j] * V + b.tok[j]] - sc.logZ[b.node[j]] - b.logpOld[j];
+          }
+          ratio = ratioOf[key] = Math.exp(logRatio);
+          ratioAt[key] = stamp;
         }
-        M[i] *= Math.exp(logRatio);
+        M[i] *= ratio;
         if (mClip !== null) M[i] = Math.min(Math.max(M[i], 1 - mClip), 1 + mClip);
         sc.probe += M[i] * 0;
       }
