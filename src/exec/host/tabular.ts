@@ -8,7 +8,10 @@ export function logNormalizer(theta: Float64Array, V: number, n: number): number
   let m = -Infinity;
   for (let a = 0; a < V; a++) if (theta[o + a] > m) m = theta[o + a];
   let s = 0;
-  for (let a = 0; a < V; a++) s += Math.exp(theta[o + a] - m);
+  for (let a = 0; a < V; a++) {
+    const d = theta[o + a] - m;
+    s += d === 0 ? 1 : Math.exp(d); // the largest logit's term is exp(0) = 1 exactly: one exp fewer per node
+  }
   return m + Math.log(s);
 }
 
