@@ -1,7 +1,7 @@
 import { algorithmLr } from '../../core/algo/records';
 import { finishAndStepSgd, optimizerStep } from '../host/optimizer';
 import type { Problem } from '../host/problem';
-import { nextRatioStamp } from '../host/ratio-cache';
+import { nextRatioStamp, refreshRatios } from '../host/ratio-cache';
 import { criticStep } from '../host/rollouts';
 import type { Scratch } from '../host/scratch';
 import type { RunState } from '../host/state';
@@ -61,7 +61,7 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
   const n0 = nodesFrom(sc, term.turn);
   const n1 = nodesTo(sc, term.turn);
   // locals, so the loops below read the arrays without reloading them from their objects
-  const { node, tok, logpOld, weight } = b;
+  const { node, param, logpOld, weight } = b;
   const { logZ, grad, gsum, perm } = sc;
   const M = term.M;
   // the first step on these nodes in this iteration finds θ_old there: logZOld and probsOld are current
@@ -81,31 +81,35 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
   if (term.ratio === 'token') {
     const advTok = b.advTok;
     const { k0, k1 } = term; // locals: the loop below stores to typed arrays, which makes V8 reload object fields
+    const lo = 1 - eps;
+    const hi = 1 + eps;
+    // exact mode visits every token of every node in scope: every ratio is needed, kept per node
+    const dense = pb.exact;
+    if (dense) refreshRatios(theta, V, b.nodes, n0, n1, sc);
     for (let c = c0; c < c1; c++) {
       const i = perm[c];
       const w = weight[i] * chunkScale;
       if (w === 0) continue;
-      const Mi = M ? M[i] : 1;
+      const Mi = M === null ? 1 : M[i];
       const j1 = i * N + k1;
       for (let j = i * N + k0; j < j1; j++) {
-        const n = node[j];
-        const g = n * V + tok[j];
+        const g = param[j];
         let ratio: number;
-        if (ratioAt[g] === stamp) ratio = ratioOf[g];
+        if (dense || ratioAt[g] === stamp) ratio = ratioOf[g];
         else {
-          const d = theta[g] - logZ[n] - logpOld[j];
+          const d = theta[g] - logZ[node[j]] - logpOld[j];
           ratio = d === 0 ? 1 : Math.exp(d); // exp(±0) is exactly 1: the first step on a turn (θ = θ_old) costs no exp
           ratioOf[g] = ratio;
           ratioAt[g] = stamp;
         }
         const A = advTok[j] * Mi;
-        const clipped = Math.min(Math.max(ratio, 1 - eps), 1 + eps);
+        const clipped = Math.min(Math.max(ratio, lo), hi);
         clipDen += w;
         if (Math.abs(ratio - 1) > eps) clipNum += w;
         if (ratio * A <= clipped * A) {
           const u = w * A * ratio;
           grad[g] += u;
-          gsum[n] += u;
+          gsum[node[j]] += u;
         }
       }
     }
@@ -118,15 +122,14 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
       if (w === 0) continue;
       const Mi = M ? M[i] : 1;
       // the term's tokens are fixed by its last one (its node fixes the prefix): the ratio is keyed by that token
-      const last = i * N + k1 - 1;
-      const key = node[last] * V + tok[last];
+      const key = param[i * N + k1 - 1];
       let ratio: number;
       if (ratioAt[key] === stamp) ratio = ratioOf[key];
       else {
         let logRatio = 0;
         for (let k = k0; k < k1; k++) {
           const j = i * N + k;
-          logRatio += theta[node[j] * V + tok[j]] - logZ[node[j]] - logpOld[j];
+          logRatio += theta[param[j]] - logZ[node[j]] - logpOld[j];
         }
         ratio = logRatio === 0 ? 1 : Math.exp(geomean ? logRatio / (k1 - k0) : logRatio); // exp(±0) = 1, as above
         ratioOf[key] = ratio;
@@ -140,7 +143,7 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
         const coef = w * A * ratio;
         for (let k = k0; k < k1; k++) {
           const j = i * N + k;
-          grad[node[j] * V + tok[j]] += coef;
+          grad[param[j]] += coef;
           gsum[node[j]] += coef;
         }
       }
@@ -217,15 +220,14 @@ export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats:
       const { ratioOf, ratioAt } = sc;
       const stamp = nextRatioStamp(sc);
       for (let i = 0; i < b.n; i++) {
-        const last = i * N + s.k1 - 1;
-        const key = b.node[last] * V + b.tok[last];
+        const key = b.param[i * N + s.k1 - 1];
         let ratio: number;
         if (ratioAt[key] === stamp) ratio = ratioOf[key];
         else {
           let logRatio = 0;
           for (let k = s.k0; k < s.k1; k++) {
             const j = i * N + k;
-            logRatio += run.theta[b.node[j] * V + b.tok[j]] - sc.logZ[b.node[j]] - b.logpOld[j];
+            logRatio += run.theta[b.param[j]] - sc.logZ[b.node[j]] - b.logpOld[j];
           }
           ratio = ratioOf[key] = Math.exp(logRatio);
           ratioAt[key] = stamp;
@@ -252,7 +254,7 @@ export function policyGradient(pb: Problem, run: RunState, sc: Scratch): number 
     for (let k = 0; k < N; k++) {
       const j = i * N + k;
       const c = w * b.advTok[j];
-      sc.grad[b.node[j] * V + b.tok[j]] += c;
+      sc.grad[b.param[j]] += c;
       sc.gsum[b.node[j]] += c;
     }
   }

@@ -25,3 +25,33 @@ export function nextRatioStamp(c: RatioCache): number {
   }
   return ++c.ratioStamp;
 }
+
+/**
+ * Every token ratio at the nodes list[from..to), for batches that visit every token of those
+ * nodes (exact mode), where testing a stamp per token costs more than it saves: what the lazy
+ * fill computes per token (log π_old = θ_old − logZOld, the subtraction the batch's logpOld was
+ * filled by). A node whose ratios were computed in this iteration and that no step has moved
+ * since (ratiosAt, cleared where logZAt is) keeps them: θ[n], logZ[n] and π_old are the same
+ * numbers, so the ratios are too. logZ must be current at every node (refreshStaleLogZ).
+ */
+export function refreshRatios(
+  theta: Float64Array,
+  V: number,
+  list: Int32Array,
+  from: number,
+  to: number,
+  sc: RatioCache & { logZ: Float64Array; thetaOld: Float64Array; logZOld: Float64Array; ratiosAt: Int32Array; iterationStamp: number },
+): void {
+  const { ratioOf, ratiosAt, logZ, thetaOld, logZOld, iterationStamp: now } = sc;
+  for (let j = from; j < to; j++) {
+    const n = list[j];
+    if (ratiosAt[n] === now) continue;
+    ratiosAt[n] = now;
+    const lz = logZ[n];
+    const lzOld = logZOld[n];
+    for (let g = n * V; g < n * V + V; g++) {
+      const d = theta[g] - lz - (thetaOld[g] - lzOld);
+      ratioOf[g] = d === 0 ? 1 : Math.exp(d); // as clippedStep (rules.ts): exp(±0) is exactly 1
+    }
+  }
+}

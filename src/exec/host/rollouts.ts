@@ -31,7 +31,7 @@ export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch, known: P
   const theta = run.theta;
   const ctxs = sc.batchContexts;
   const { probsOld, thetaOld, logZOld, stamp } = sc;
-  const { tok, node, logpOld, contextNode } = b;
+  const { tok, node, param, logpOld, contextNode } = b;
   const ownContextNodes = contextNode !== node;
   const w = 1 / b.n;
   for (let x = 0; x < env.contexts; x++) ctxs[x] = x;
@@ -81,6 +81,7 @@ export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch, known: P
         while (u >= cum && a < V - 1) cum += probsOld[o + ++a];
         tok[i * N + k] = a;
         node[i * N + k] = n;
+        param[i * N + k] = o + a;
         logpOld[i * N + k] = theta[o + a] - lz;
         q = q * V + a;
         // the reward of turn t < T, paid after its last token, indexed by the (t+1)-turn prefix q

@@ -33,6 +33,11 @@ export interface Scratch {
   ratioOf: Float64Array; // params
   ratioAt: Int32Array; // params
   ratioStamp: number;
+  /**
+   * Exact mode (ratio-cache.ts, refreshRatios): per node, the iteration stamp when ratioOf holds
+   * its tokens' ratios at the current θ; −1 (stale) wherever a step moves θ[n] (logZAt likewise).
+   */
+  ratiosAt: Int32Array; // nodes
   probs: Float64Array; // params, for exact evaluation
   evalLogZ: Float64Array;
   evalScratch: EvalScratch;
@@ -78,6 +83,7 @@ export function makeScratch(pb: Problem): Scratch {
     ratioOf: new Float64Array(params),
     ratioAt: new Int32Array(params),
     ratioStamp: 0,
+    ratiosAt: new Int32Array(nodes),
     probs: new Float64Array(params),
     evalLogZ: new Float64Array(nodes),
     evalScratch,

@@ -34,10 +34,11 @@ export function refreshStaleLogZ(theta: Float64Array, V: number, list: Int32Arra
   }
 }
 
-/** Marks θ moved at the nodes list[from..to) (their logZ stale, their evaluation to redo). */
-export function markMoved(list: Int32Array, from: number, to: number, sc: { logZAt: Int32Array; movedAt: Int32Array; iterationStamp: number }): void {
+/** Marks θ moved at the nodes list[from..to) (their logZ and ratios stale, their evaluation to redo). */
+export function markMoved(list: Int32Array, from: number, to: number, sc: { logZAt: Int32Array; ratiosAt: Int32Array; movedAt: Int32Array; iterationStamp: number }): void {
   for (let j = from; j < to; j++) {
     sc.logZAt[list[j]] = -1;
+    sc.ratiosAt[list[j]] = -1;
     sc.movedAt[list[j]] = sc.iterationStamp;
   }
 }
