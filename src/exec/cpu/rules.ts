@@ -120,7 +120,7 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
       const i = perm[c];
       const w = weight[i] * chunkScale;
       if (w === 0) continue;
-      const Mi = M ? M[i] : 1;
+      const Mi = M === null ? 1 : M[i]; // a null test: V8 tests an object's truthiness at more cost
       // the term's tokens are fixed by its last one (its node fixes the prefix): the ratio is keyed by that token
       const key = param[i * N + k1 - 1];
       let ratio: number;
