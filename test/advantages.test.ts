@@ -43,3 +43,14 @@ describe('advantages, hand-computed', () => {
     expect(computeAdvantages([0.3, 0.3, 1, 0], [0, 0, 1, 1], 'grae', 'group').slice(0, 2)).toEqual([0, 0]);
   });
 });
+
+describe('group labels are JSON values', () => {
+  it('0 and "0" label two groups (each gets its own mean), and the same label always one', () => {
+    const r = [1, 0, 1, 1, 0.2, 0.6];
+    const mixed = computeAdvantages(r, [0, 0, 0, '0', '0', '0'], 'grae', 'none');
+    const apart = computeAdvantages(r, ['a', 'a', 'a', 'b', 'b', 'b'], 'grae', 'none');
+    expect(mixed).toEqual(apart);
+    expect(mixed[0]).toBeCloseTo(1 / 3, 15); // 1 − mean(1, 0, 1), not 1 − mean of all six
+    expect(computeAdvantages(r, [7, 7, 7, 7, 7, 7], 'grae', 'none')).toEqual(computeAdvantages(r, ['x', 'x', 'x', 'x', 'x', 'x'], 'grae', 'none'));
+  });
+});

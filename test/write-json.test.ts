@@ -101,3 +101,40 @@ describe('the result writer is JSON.stringify, byte for byte', () => {
     expect(Math.max(...parts.map((p) => p.length))).toBeLessThanOrEqual(WHOLE);
   });
 });
+
+describe('subtrees guessed short', () => {
+  it('a wrong guess (a list that starts and ends with numbers but holds a long text) still writes JSON.stringify, in pieces of at most WHOLE characters', () => {
+    const v = { runs: [{ J: [1, 'x'.repeat(3 * WHOLE), { deep: 'é'.repeat(WHOLE) }, 2] }] };
+    const parts = Array.from(jsonPieces(v));
+    expect(parts.join('')).toBe(JSON.stringify(v));
+    expect(Math.max(...parts.map((p) => p.length))).toBeLessThanOrEqual(WHOLE);
+  });
+
+  it('a piece never ends between the two halves of a surrogate pair (each chunk is encoded to UTF-8 on its own)', () => {
+    for (let pad = 0; pad < 4; pad++) {
+      // guessed 80 characters (a list of three numbers), written 130-odd: sliced at 100
+      const v = { a: [0, '.'.repeat(pad) + '😀'.repeat(60), 1] };
+      const parts = Array.from(jsonPieces(v, 100));
+      expect(parts.length).toBeGreaterThan(1);
+      expect(parts.join('')).toBe(JSON.stringify(v));
+      for (const p of parts) expect(Buffer.from(p, 'utf8').toString('utf8')).toBe(p); // a lone half would become U+FFFD
+    }
+  });
+
+  it('a subtree too long for one string goes piece by piece (RangeError: Invalid string length from JSON.stringify)', () => {
+    let calls = 0;
+    const flaky = {
+      toJSON() {
+        calls++;
+        if (calls === 1) throw new RangeError('Invalid string length');
+        return [1, 2];
+      },
+    };
+    const v = { run: { J: [flaky] } };
+    expect(Array.from(jsonPieces(v)).join('')).toBe('{"run":{"J":[[1,2]]}}');
+    expect(calls).toBe(2);
+    // any other error is JSON.stringify's own
+    const bad = { run: { toJSON: () => { throw new RangeError('out of range'); } } };
+    expect(() => Array.from(jsonPieces({ a: bad }))).toThrow('out of range');
+  });
+});

@@ -105,7 +105,7 @@ export function parseAdvantagesInput(raw: unknown): AdvantagesInput {
   if (!r.success) throw new InputError(issueToError(r.error.issues[0]!).message);
   const d = r.data;
   if (d.groups.length !== d.rewards.length) throw new InputError(`groups: must have one entry per reward (${d.rewards.length}), got ${d.groups.length}`);
-  for (const [g, n] of groupSizes(d.groups)) if (n < 2) throw new InputError(`groups: group ${quote(g)} has ${n} rollout; every group needs at least 2`);
+  for (const [g, n] of groupSizes(d.groups)) if (n < 2) throw new InputError(`groups: group ${typeof g === 'string' ? quote(g) : g} has ${n} rollout; every group needs at least 2`);
   return d;
 }
 
@@ -126,9 +126,9 @@ export function advantagesOf(input: AdvantagesInput): number[] {
       const mu = raw.reduce((s, a) => s + a / raw.length, 0);
       if (!Number.isFinite(raw.reduce((s, a) => s + (a - mu) * (a - mu), 0))) overflow = 0;
     } else {
-      const sumSq = new Map<string, number>();
+      const sumSq = new Map<string | number, number>();
       raw.forEach((d, i) => {
-        const g = String(input.groups[i]);
+        const g = input.groups[i]!;
         sumSq.set(g, (sumSq.get(g) ?? 0) + d * d);
       });
       if ([...sumSq.values()].some((v) => !Number.isFinite(v))) overflow = 0;

@@ -102,7 +102,7 @@ async function openLink(link: string): Promise<LinkState> {
   const d = decodeLink(link);
   if (!d.ok) throw new InputError(`--link: ${safeText(d.message, 300)}`); // the codec's message may echo parts of the link
   if (d.empty) throw new InputError('--link: the link has no #v=1&… fragment (copy it with the page\'s "Copy link")');
-  if (!d.state.exact) process.stderr.write('warning: the run this link comes from had more learning-rate or clip changes than a link carries; it is not reproducible, this runs its starting settings\n');
+  if (!d.state.exact) process.stderr.write('warning: the run this link comes from had more learning-rate or clip changes than a link carries; it is not reproducible: this runs the settings the link holds, without the changes it could not carry\n');
   return d.state;
 }
 

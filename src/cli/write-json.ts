@@ -7,9 +7,9 @@ import type { Writable } from 'node:stream';
 // at the very end with "Invalid string length". Here the same text is produced piece by piece
 // (no piece longer than about a MiB) and written as it goes, waiting for the stream to drain.
 // The text is byte for byte JSON.stringify(value) wherever that exists. Speed: a subtree whose
-// text is bounded by WHOLE characters (a run, its curves) is one JSON.stringify call, so the
+// text is guessed at most WHOLE characters (a run, its curves) is one JSON.stringify call, so the
 // writer costs what JSON.stringify costs; only the few levels above (the result, its algorithms,
-// their lists of runs) and anything JSON.stringify treats specially go piece by piece.
+// their lists of runs) and a root toJSON go piece by piece.
 
 /** Elements of an array of primitives serialized by one JSON.stringify call. */
 const SLICE = 4096;
@@ -48,72 +48,99 @@ export function* jsonPieces(value: unknown, whole = WHOLE): Generator<string> {
   yield* pieces(value, '', new Set(), whole);
 }
 
-/** Characters of a subtree serialized by one JSON.stringify call (an upper bound, see textBound). */
+/** Characters of a subtree serialized by one JSON.stringify call (as guessed by sizeGuess). */
 export const WHOLE = 1 << 20;
 /** The longest text of a number JSON.stringify writes ("-1.7976931348623157e+308" is 24). */
 const NUMBER_CHARS = 25;
 
 /**
- * An upper bound on the length of JSON.stringify(v), or -1 when it exceeds `budget` or the
- * subtree holds anything JSON.stringify treats specially (toJSON, boxed primitives, BigInts, a
- * non-plain prototype, a cycle, nesting past `depth`): those go piece by piece. Each value is read
- * once more than JSON.stringify reads it; a result is plain data.
+ * A guess at the length of JSON.stringify(v), or -1 when it exceeds `budget` or nests past
+ * `depth`. Nothing depends on it for correctness, only for speed and the size of a piece: a
+ * subtree guessed short is one JSON.stringify call, whose text is then yielded in slices of at
+ * most WHOLE characters, and one too long for a string (RangeError) goes piece by piece. It does
+ * not read every number: a list that starts and ends with a number (a curve) is taken to be
+ * numbers throughout, which is what makes the writer cost what JSON.stringify costs in a short
+ * run, where a walk over every value runs as unoptimized code (docs/architecture.md "Start-up").
  */
-function textBound(v: unknown, budget: number, depth: number): number {
+function sizeGuess(v: unknown, budget: number, depth: number): number {
   switch (typeof v) {
     case 'number':
       return NUMBER_CHARS;
-    case 'boolean':
-      return 5;
     case 'string':
       return 2 + 6 * v.length; // every character escaped as \uXXXX at worst
-    case 'undefined':
-    case 'function':
-    case 'symbol':
-      return 4; // null in a list, nothing in an object
-    case 'bigint':
-      return -1;
+    case 'object':
+      break;
+    default:
+      return 5; // booleans, null in a list; nothing in an object
   }
   if (v === null) return 4;
-  if (depth === 0) return -1; // deep nesting (or a cycle): the piecewise path checks
-  const proto = Object.getPrototypeOf(v);
+  if (depth === 0) return -1;
   let n = 2;
   if (Array.isArray(v)) {
-    if (proto !== Array.prototype) return -1;
     const a = v as unknown[];
-    n += a.length; // separators
-    if (n > budget) return -1;
-    for (let i = 0; i < a.length; i++) {
-      const x = a[i];
-      if (typeof x === 'number') n += NUMBER_CHARS;
-      else {
-        const b = textBound(x, budget - n, depth - 1);
-        if (b < 0) return -1;
-        n += b;
-      }
-      if (n > budget) return -1;
+    const len = a.length;
+    n += len; // separators
+    if (len > 0 && typeof a[0] === 'number' && typeof a[len - 1] === 'number') {
+      n += len * NUMBER_CHARS;
+      return n > budget ? -1 : n;
     }
-    return n;
+    for (let i = 0; i < len && n <= budget; i++) {
+      const b = sizeGuess(a[i], budget - n, depth - 1);
+      if (b < 0) return -1;
+      n += b;
+    }
+    return n > budget ? -1 : n;
   }
-  if ((proto !== Object.prototype && proto !== null) || typeof (v as { toJSON?: unknown }).toJSON === 'function') return -1;
   const o = v as Record<string, unknown>;
   for (const k in o) {
     if (!Object.hasOwn(o, k)) continue;
-    const b = textBound(o[k], budget - n, depth - 1);
+    const b = sizeGuess(o[k], budget - n, depth - 1);
     if (b < 0) return -1;
     n += b + 4 + 6 * k.length; // quotes, colon, comma
     if (n > budget) return -1;
   }
-  return n;
+  return n > budget ? -1 : n;
+}
+
+/** `text` in pieces of at most `size` characters, never splitting a surrogate pair (each chunk is encoded on its own). */
+function* slices(text: string, size: number): Generator<string> {
+  if (text.length <= size) {
+    yield text;
+    return;
+  }
+  for (let i = 0; i < text.length; ) {
+    let j = Math.min(text.length, i + size);
+    if (j < text.length && j - i > 1 && isHigh(text.charCodeAt(j - 1))) j--;
+    yield text.slice(i, j);
+    i = j;
+  }
+}
+
+/**
+ * JSON.stringify(v) if it is a string V8 can hold, else null (RangeError: longer than the
+ * longest string); any other error (a cycle, a BigInt, a throwing toJSON) is JSON.stringify's own.
+ */
+function stringifyOrNull(v: unknown): string | null {
+  try {
+    return JSON.stringify(v);
+  } catch (e) {
+    if (e instanceof RangeError && /string length/i.test(e.message)) return null;
+    throw e;
+  }
 }
 
 function* pieces(input: unknown, key: string, open: Set<object>, whole: number): Generator<string> {
-  // a subtree whose text is known to be short and ordinary: one JSON.stringify call, the
-  // speed of the whole writer (toJSON at the root would be called with '' instead of `key`:
-  // textBound refuses toJSON anywhere)
-  if (typeof input === 'object' && input !== null && !open.has(input) && textBound(input, whole, 64) >= 0) {
-    yield JSON.stringify(input);
-    return;
+  // a subtree guessed short: one JSON.stringify call, the speed of the whole writer, its text in
+  // slices of at most `whole` characters. JSON.stringify of a subtree is the subtree's text within
+  // JSON.stringify of the whole (toJSON below the root is called with its own key, boxed values,
+  // prototypes and holes are treated alike; a cycle or a BigInt throws its TypeError) except
+  // for a toJSON at the root, which would be called with '' instead of `key`: that goes below.
+  if (typeof input === 'object' && input !== null && !open.has(input) && typeof (input as { toJSON?: unknown }).toJSON !== 'function' && sizeGuess(input, whole, 64) >= 0) {
+    const text = stringifyOrNull(input);
+    if (text !== null) {
+      yield* slices(text, whole);
+      return;
+    }
   }
   let value = input;
   if ((typeof value === 'object' && value !== null) || typeof value === 'bigint') {

@@ -78,7 +78,7 @@ export function openLink(text: string, source: 'startup' | 'history' | 'lesson')
   });
   const draft = get().draft;
   if (!state.exact)
-    set({ reproduce: { expected: null, draft, verdict: 'inexact', text: 'Not reproducible: the run this link comes from had more learning-rate or clip changes than a link can carry; it replays the starting settings only.' } });
+    set({ reproduce: { expected: null, draft, verdict: 'inexact', text: 'Not reproducible: the run this link comes from had more learning-rate or clip changes than a link can carry; it replays the settings the link holds, without the changes it could not carry.' } });
   else if (state.hash) {
     set({ reproduce: { expected: state.hash, draft, verdict: 'pending', text: `Rerunning to check the results hash ${state.hash.digest} (${state.hash.by}, version ${state.hash.app})…` } });
     startRun();

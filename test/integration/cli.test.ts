@@ -395,6 +395,14 @@ describe('run --link (permalinks)', () => {
     expect(changed).not.toBe(plain);
   });
 
+  it('a link marked exact=0 warns that it is not reproducible and runs what it holds, its changes included', () => {
+    const withChange = `${LINK}&changes.0.at=5&changes.0.path=optimizer.lr&changes.0.value=0.05`;
+    const marked = cli('run', '--link', `${withChange}&exact=0`);
+    expect(marked.code).toBe(0);
+    expect(marked.stderr).toContain('it is not reproducible: this runs the settings the link holds, without the changes it could not carry');
+    expect(JSON.parse(marked.stdout).resultsHash.digest).toBe(JSON.parse(cli('run', '--link', withChange).stdout).resultsHash.digest);
+  });
+
   it('a bad link exits 2 with one line naming the field', () => {
     expectOneErrorLine(cli('run', '--link', '#v=1&iterations=0'), '--link', 'iterations', 'from 1 to 100000');
     expectOneErrorLine(cli('run', '--link', '#v=1&algorithms.0.clip=x'), 'algorithms[0]');

@@ -100,12 +100,12 @@ export function computeAdvantages(
   estimator: 'grae' | 'rloo',
   normalization: Normalization,
 ): number[] {
-  const ids = new Map<string, number>();
+  // a label is its JSON value: 0 and "0" are two groups (a Map keeps them apart)
+  const ids = new Map<string | number, number>();
   const group = new Int32Array(groups.length);
   groups.forEach((g, i) => {
-    const key = String(g);
-    if (!ids.has(key)) ids.set(key, ids.size);
-    group[i] = ids.get(key)!;
+    if (!ids.has(g)) ids.set(g, ids.size);
+    group[i] = ids.get(g)!;
   });
   const out = new Float64Array(rewards.length);
   groupAdvantages(rewards, group, rewards.length, estimator, normalization, out, makeGroupScratch(ids.size));
@@ -113,8 +113,8 @@ export function computeAdvantages(
 }
 
 /** Sizes of the groups a label list forms (for validation). */
-export function groupSizes(groups: (string | number)[]): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const g of groups) m.set(String(g), (m.get(String(g)) ?? 0) + 1);
+export function groupSizes(groups: (string | number)[]): Map<string | number, number> {
+  const m = new Map<string | number, number>();
+  for (const g of groups) m.set(g, (m.get(g) ?? 0) + 1);
   return m;
 }

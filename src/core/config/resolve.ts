@@ -5,14 +5,16 @@ import type { Env, Noise } from '../env/types';
 import { buildTree, decodeSequence } from '../env/tree';
 import { hasTurnRewards, totalReturns } from '../env/returns';
 import {
+  algorithmLabel,
   ALGORITHM_DEFAULTS,
   ALGORITHM_PRESETS,
   fieldsRead,
   presetRecord,
   type AlgorithmRecord,
 } from '../algo/records';
-import { checkDepth, ConfigError, issueToError, num, show } from './fields';
+import { checkDepth, ConfigError, issueToError, num, quote, show } from './fields';
 import { needsMonteCarlo } from './monte-carlo';
+import { unreadFieldWarnings } from './unread-fields';
 import { checkTensorSize } from './tensor-cost';
 import { stepsPerIteration } from '../run/steps';
 import { CHANGE_PATH, type ScheduledChange } from './hot-paths';
@@ -166,6 +168,7 @@ export function resolveConfig(raw: unknown): Experiment {
     if (seen.has(a.id)) fail(`algorithms[${i}].id`, `duplicate id "${a.id}" (also algorithms[${seen.get(a.id)}]); give each entry its own id`);
     seen.set(a.id, i);
   });
+  checkLabels(algorithms);
   const p = c.policy;
   const policy: PolicySpec =
     p?.kind === 'mlp'
@@ -193,10 +196,23 @@ export function resolveConfig(raw: unknown): Experiment {
     fail('policy.shareContexts', `needs at least 2 contexts (env.contexts is ${env.contexts}): with one context the shared table is the plain table; remove it or raise env.contexts`);
   exp.seedIndices = resolveSeedIndices(c.seedIndices, exp.seeds);
   exp.changes = resolveChanges(c.changes ?? [], exp);
+  warnings.push(...unreadFieldWarnings(exp, c.mcSamples !== undefined, c.changes ?? []));
   checkExecutor(exp);
   checkBatchShape(exp);
   checkSize(exp);
   return exp;
+}
+
+/** Each line, legend entry and verdict names its algorithm by its label: two alike would make them ambiguous. */
+function checkLabels(algorithms: AlgorithmRecord[]): void {
+  const seen = new Map<string, number>();
+  algorithms.forEach((a, i) => {
+    const label = algorithmLabel(a);
+    const j = seen.get(label);
+    if (j !== undefined)
+      fail(a.label ? `algorithms[${i}].label` : `algorithms[${i}].id`, `reads ${quote(label)} on the page and in the verdicts, as algorithms[${j}] does; give it a label of its own`);
+    seen.set(label, i);
+  });
 }
 
 function resolveSeedIndices(given: number[] | undefined, seeds: number): number[] {
