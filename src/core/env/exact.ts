@@ -81,7 +81,10 @@ export function softmaxTable(logits: Float64Array, V: number, probs: Float64Arra
     let m = -Infinity;
     for (let a = 0; a < V; a++) if (logits[o + a] > m) m = logits[o + a];
     let s = 0;
-    for (let a = 0; a < V; a++) s += Math.exp(logits[o + a] - m);
+    for (let a = 0; a < V; a++) {
+      const d = logits[o + a] - m;
+      s += d === 0 ? 1 : Math.exp(d); // the largest logit's term is exp(0) = 1 exactly: one exp fewer per node
+    }
     const lz = m + Math.log(s);
     logZ[n] = lz;
     for (let a = 0; a < V; a++) probs[o + a] = Math.exp(logits[o + a] - lz);

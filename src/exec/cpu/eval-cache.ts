@@ -1,6 +1,6 @@
 import { evaluatePolicy, nodeEntropy, softmaxTable, type PolicyValue } from '../../core/env/exact';
 import type { Problem } from '../host/problem';
-import type { PolicyTables } from '../host/rollouts';
+import type { ExactTables, PolicyTables } from '../host/rollouts';
 import type { Scratch } from '../host/scratch';
 
 // The evaluation after every iteration (docs/math.md "What is measured") without recomputing
@@ -63,5 +63,38 @@ export class EvalCache {
       h[n] = nodeEntropy(probs, o, V);
     }
     return evaluatePolicy(pb.env, pb.tree, pb.opt, probs, sc.evalScratch, sc.value, h);
+  }
+}
+
+/**
+ * Exact mode: each run's softmax and sequence probabilities from its latest evaluation, which are
+ * the π_old and P_old(τ|x) its next iteration weighs the enumeration by (host/rollouts.ts,
+ * weighEnumeration): θ does not move between the two, so they are the same numbers, computed once.
+ */
+export class ExactEvalCache {
+  readonly tables: ExactTables[];
+
+  static applies(pb: Problem, runs: number): boolean {
+    return pb.exact && (pb.params + pb.nodes + pb.rollouts) * runs <= EVAL_CACHE_MAX;
+  }
+
+  constructor(pb: Problem, runs: number) {
+    const probs = new Float64Array(pb.params * runs);
+    const logZ = new Float64Array(pb.nodes * runs);
+    const leafProb = new Float64Array(pb.rollouts * runs);
+    this.tables = Array.from({ length: runs }, (_, r) => ({
+      probs: probs.subarray(r * pb.params, (r + 1) * pb.params),
+      logZ: logZ.subarray(r * pb.nodes, (r + 1) * pb.nodes),
+      leafProb: leafProb.subarray(r * pb.rollouts, (r + 1) * pb.rollouts),
+    }));
+  }
+
+  /** Run r's evaluation (as iterate.ts's evaluateRun computes it), its tables kept. */
+  evaluate(pb: Problem, r: number, theta: Float64Array, sc: Scratch): PolicyValue {
+    const t = this.tables[r];
+    softmaxTable(theta, pb.tree.V, t.probs, t.logZ);
+    const v = evaluatePolicy(pb.env, pb.tree, pb.opt, t.probs, sc.evalScratch, sc.value);
+    t.leafProb.set(sc.evalScratch.leafProb!);
+    return v;
   }
 }

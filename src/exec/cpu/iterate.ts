@@ -1,6 +1,6 @@
 import { evaluatePolicy, softmaxTable } from '../../core/env/exact';
 import type { Problem } from '../host/problem';
-import { computeAdvantages, sampleRollouts, weighEnumeration, type PolicyTables } from '../host/rollouts';
+import { computeAdvantages, sampleRollouts, weighEnumeration, type ExactTables, type PolicyTables } from '../host/rollouts';
 import { policyGradient, ppuUpdate, reinforceUpdate, sequentialUpdate, type UpdateStats } from './rules';
 import type { Scratch } from '../host/scratch';
 import type { RunState } from '../host/state';
@@ -39,11 +39,12 @@ const clipStats: UpdateStats = { clipNum: 0, clipDen: 0 };
 /**
  * One iteration of docs/math.md "One iteration" for one tabular run: rollouts, advantages, update.
  * `onTurn` (sequential rules) is called after each turn's update, with the turn just updated.
- * `known`: the run's softmax at its current θ, where the executor keeps it (sampleRollouts).
+ * `known`: the run's softmax at its current θ (exact mode: and its sequence probabilities), where
+ * the executor keeps it (sampleRollouts, weighEnumeration).
  */
-export function iterate(pb: Problem, run: RunState, sc: Scratch, out: StepMetrics, onTurn?: (turn: number) => void, known: PolicyTables | null = null): void {
+export function iterate(pb: Problem, run: RunState, sc: Scratch, out: StepMetrics, onTurn?: (turn: number) => void, known: PolicyTables | ExactTables | null = null): void {
   sc.probe = 0;
-  if (pb.exact) weighEnumeration(pb, run, sc);
+  if (pb.exact) weighEnumeration(pb, run, sc, known && 'leafProb' in known ? known : null);
   else sampleRollouts(pb, run, sc, known);
   sc.freshTurns = (1 << pb.tree.T) - 1; // θ = θ_old at every node (rules.ts, clippedStep)
   sc.iterationStamp++; // no logZ entry is current, no node has moved yet

@@ -1,6 +1,7 @@
 import { algorithmLr } from '../../core/algo/records';
 import { finishAndStepSgd, optimizerStep } from '../host/optimizer';
 import type { Problem } from '../host/problem';
+import { nextRatioStamp, refreshRatios } from '../host/ratio-cache';
 import { criticStep } from '../host/rollouts';
 import type { Scratch } from '../host/scratch';
 import type { RunState } from '../host/state';
@@ -60,7 +61,7 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
   const n0 = nodesFrom(sc, term.turn);
   const n1 = nodesTo(sc, term.turn);
   // locals, so the loops below read the arrays without reloading them from their objects
-  const { node, tok, logpOld, weight } = b;
+  const { node, param, logpOld, weight } = b;
   const { logZ, grad, gsum, perm } = sc;
   const M = term.M;
   // the first step on these nodes in this iteration finds θ_old there: logZOld and probsOld are current
@@ -74,26 +75,41 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
   else refreshStaleLogZ(theta, V, b.nodes, n0, n1, sc);
   let clipNum = stats.clipNum;
   let clipDen = stats.clipDen;
+  // ratios keyed by parameter, computed once in this step (host/ratio-cache.ts)
+  const { ratioOf, ratioAt } = sc;
+  const stamp = nextRatioStamp(sc);
   if (term.ratio === 'token') {
     const advTok = b.advTok;
+    const { k0, k1 } = term; // locals: the loop below stores to typed arrays, which makes V8 reload object fields
+    const lo = 1 - eps;
+    const hi = 1 + eps;
+    // exact mode visits every token of every node in scope: every ratio is needed, kept per node
+    const dense = pb.exact;
+    if (dense) refreshRatios(theta, V, b.nodes, n0, n1, sc);
     for (let c = c0; c < c1; c++) {
       const i = perm[c];
       const w = weight[i] * chunkScale;
       if (w === 0) continue;
-      const Mi = M ? M[i] : 1;
-      for (let k = term.k0; k < term.k1; k++) {
-        const j = i * N + k;
-        const n = node[j];
-        const g = n * V + tok[j];
-        const d = theta[g] - logZ[n] - logpOld[j];
-        const ratio = d === 0 ? 1 : Math.exp(d); // exp(±0) is exactly 1: the first step on a turn (θ = θ_old) costs no exp
+      const Mi = M === null ? 1 : M[i];
+      const j1 = i * N + k1;
+      for (let j = i * N + k0; j < j1; j++) {
+        const g = param[j];
+        let ratio: number;
+        if (dense || ratioAt[g] === stamp) ratio = ratioOf[g];
+        else {
+          const d = theta[g] - logZ[node[j]] - logpOld[j];
+          ratio = d === 0 ? 1 : Math.exp(d); // exp(±0) is exactly 1: the first step on a turn (θ = θ_old) costs no exp
+          ratioOf[g] = ratio;
+          ratioAt[g] = stamp;
+        }
         const A = advTok[j] * Mi;
-        const clipped = Math.min(Math.max(ratio, 1 - eps), 1 + eps);
+        const clipped = Math.min(Math.max(ratio, lo), hi);
         clipDen += w;
         if (Math.abs(ratio - 1) > eps) clipNum += w;
         if (ratio * A <= clipped * A) {
-          grad[g] += w * A * ratio;
-          gsum[n] += w * A * ratio;
+          const u = w * A * ratio;
+          grad[g] += u;
+          gsum[node[j]] += u;
         }
       }
     }
@@ -104,13 +120,21 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
       const i = perm[c];
       const w = weight[i] * chunkScale;
       if (w === 0) continue;
-      const Mi = M ? M[i] : 1;
-      let logRatio = 0;
-      for (let k = k0; k < k1; k++) {
-        const j = i * N + k;
-        logRatio += theta[node[j] * V + tok[j]] - logZ[node[j]] - logpOld[j];
+      const Mi = M === null ? 1 : M[i]; // a null test: V8 tests an object's truthiness at more cost
+      // the term's tokens are fixed by its last one (its node fixes the prefix): the ratio is keyed by that token
+      const key = param[i * N + k1 - 1];
+      let ratio: number;
+      if (ratioAt[key] === stamp) ratio = ratioOf[key];
+      else {
+        let logRatio = 0;
+        for (let k = k0; k < k1; k++) {
+          const j = i * N + k;
+          logRatio += theta[param[j]] - logZ[node[j]] - logpOld[j];
+        }
+        ratio = logRatio === 0 ? 1 : Math.exp(geomean ? logRatio / (k1 - k0) : logRatio); // exp(±0) = 1, as above
+        ratioOf[key] = ratio;
+        ratioAt[key] = stamp;
       }
-      const ratio = logRatio === 0 ? 1 : Math.exp(geomean ? logRatio / (k1 - k0) : logRatio); // exp(±0) = 1, as above
       const A = advantage[i * stride + offset] * Mi;
       const clipped = Math.min(Math.max(ratio, 1 - eps), 1 + eps);
       clipDen += w;
@@ -119,7 +143,7 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
         const coef = w * A * ratio;
         for (let k = k0; k < k1; k++) {
           const j = i * N + k;
-          grad[node[j] * V + tok[j]] += coef;
+          grad[param[j]] += coef;
           gsum[node[j]] += coef;
         }
       }
@@ -192,13 +216,23 @@ export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats:
       // M ← M · (π_θ / π_old)(a_t): the whole turn's true ratio at the parameters just reached.
       // (marked current: later turns' steps leave this turn's parameters as they are, so KL reuses it)
       refreshStaleLogZ(run.theta, V, b.nodes, nodesFrom(sc, s.turn), nodesTo(sc, s.turn), sc);
+      // the turn's ratio keyed by its last token, as in clippedStep (host/ratio-cache.ts)
+      const { ratioOf, ratioAt } = sc;
+      const stamp = nextRatioStamp(sc);
       for (let i = 0; i < b.n; i++) {
-        let logRatio = 0;
-        for (let k = s.k0; k < s.k1; k++) {
-          const j = i * N + k;
-          logRatio += run.theta[b.node[j] * V + b.tok[j]] - sc.logZ[b.node[j]] - b.logpOld[j];
+        const key = b.param[i * N + s.k1 - 1];
+        let ratio: number;
+        if (ratioAt[key] === stamp) ratio = ratioOf[key];
+        else {
+          let logRatio = 0;
+          for (let k = s.k0; k < s.k1; k++) {
+            const j = i * N + k;
+            logRatio += run.theta[b.param[j]] - sc.logZ[b.node[j]] - b.logpOld[j];
+          }
+          ratio = ratioOf[key] = Math.exp(logRatio);
+          ratioAt[key] = stamp;
         }
-        M[i] *= Math.exp(logRatio);
+        M[i] *= ratio;
         if (mClip !== null) M[i] = Math.min(Math.max(M[i], 1 - mClip), 1 + mClip);
         sc.probe += M[i] * 0;
       }
@@ -220,7 +254,7 @@ export function policyGradient(pb: Problem, run: RunState, sc: Scratch): number 
     for (let k = 0; k < N; k++) {
       const j = i * N + k;
       const c = w * b.advTok[j];
-      sc.grad[b.node[j] * V + b.tok[j]] += c;
+      sc.grad[b.param[j]] += c;
       sc.gsum[b.node[j]] += c;
     }
   }

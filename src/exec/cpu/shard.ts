@@ -3,7 +3,7 @@ import { buildProblem, type Problem } from '../host/problem';
 import { makeScratch, type Scratch } from '../host/scratch';
 import { makeRun, type RunState } from '../host/state';
 import { evaluateRun, iterate, type StepMetrics } from './iterate';
-import { EvalCache } from './eval-cache';
+import { EvalCache, ExactEvalCache } from './eval-cache';
 import { watchedRuns } from '../host/tree-watch';
 import type { Experiment } from '../../core/config/resolve';
 import { makeRunSeries, putUpdate, recordEvaluation, recordUpdate, type RunSeries } from '../../core/run/series';
@@ -28,6 +28,8 @@ export class CpuShard {
   readonly sc: Scratch;
   /** Each run's table kept between evaluations (eval-cache.ts), or null: every evaluation from the whole table. */
   private readonly evals: EvalCache | null;
+  /** Exact mode: each run's tables from its latest evaluation, which its next iteration weighs by (eval-cache.ts). */
+  private readonly exactEvals: ExactEvalCache | null;
   private readonly m: StepMetrics = { kl: 0, clipFraction: 0, zeroVarianceGroups: 0, gradNorm: 0, finite: true };
   iteration = 0;
   /** Run positions whose policy tree the page draws (watchedRuns, host/tree-watch.ts), and the context shown. */
@@ -49,6 +51,7 @@ export class CpuShard {
     this.runs = specs.map((s, r) => makeRun(this.pb, exp.algorithms[s.algoIndex], s.streamIndex ?? s.algoIndex, s.seedIndex, this.theta.subarray(r * P, (r + 1) * P)));
     this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex, every));
     this.evals = EvalCache.applies(this.pb, specs.length) ? new EvalCache(this.pb, specs.length) : null;
+    this.exactEvals = ExactEvalCache.applies(this.pb, specs.length) ? new ExactEvalCache(this.pb, specs.length) : null;
     this.runs.forEach((run, r) => this.record(r, 0));
   }
 
@@ -66,13 +69,16 @@ export class CpuShard {
     applyScheduled(this.pb.exp, k);
     // the turn-by-turn records only when asked for: nothing is allocated per run otherwise
     const records: TurnRecord[] | null = turns ? [] : null;
+    // one clock read per run: a run's iteration starts where the previous one's ended (a read costs
+    // about as much as 1–2% of a run-iteration of the default experiment)
+    let t0 = nowMs();
     for (let r = 0; r < this.runs.length; r++) {
       const run = this.runs[r];
       const s = this.series[r];
       if (records) records.push({ turns: [], J: [], optimalProb: [] });
       if (run.diverged !== null) continue;
       const rec = records ? records[r] : null;
-      const t0 = nowMs();
+      if (rec) t0 = nowMs(); // the previous run's turn records are not this run's time
       const watched = turns && this.watched.includes(r);
       if (watched) rec!.trees = [];
       const onTurn = turns
@@ -84,11 +90,13 @@ export class CpuShard {
             if (watched) rec!.trees!.push(this.treeOf(r, k + 1, t, true));
           }
         : undefined;
-      iterate(this.pb, run, this.sc, this.m, onTurn, this.evals ? this.evals.tables[r] : null);
+      iterate(this.pb, run, this.sc, this.m, onTurn, this.evals ? this.evals.tables[r] : this.exactEvals ? this.exactEvals.tables[r] : null);
       if (this.watched.includes(r)) this.fedOf(r);
       // any non-finite number of the update or of the evaluation marks the run diverged at k + 1 (iterate.ts)
       const v = recordUpdate(s, run, k, this.m, this.m.finite !== false) ? this.record(r, k + 1) : null;
-      if (run.diverged === null) putUpdate(s, 'wallMs', k, nowMs() - t0);
+      const t1 = nowMs();
+      if (run.diverged === null) putUpdate(s, 'wallMs', k, t1 - t0);
+      t0 = t1;
       if (rec && rec.turns.length === 0) {
         rec.turns.push(-1);
         const ok = run.diverged === null;
@@ -144,7 +152,13 @@ export class CpuShard {
   /** Evaluate run r at iteration k (k > 0: right after its iteration k − 1 → k) and store it. */
   private record(r: number, k: number) {
     const run = this.runs[r];
-    const v = !this.evals ? evaluateRun(this.pb, run, this.sc) : k === 0 ? this.evals.full(this.pb, r, run.theta, this.sc) : this.evals.afterIteration(this.pb, r, run.theta, this.sc);
+    const v = this.exactEvals
+      ? this.exactEvals.evaluate(this.pb, r, run.theta, this.sc)
+      : !this.evals
+        ? evaluateRun(this.pb, run, this.sc)
+        : k === 0
+          ? this.evals.full(this.pb, r, run.theta, this.sc)
+          : this.evals.afterIteration(this.pb, r, run.theta, this.sc);
     recordEvaluation(this.series[r], run, k, v);
     return v;
   }

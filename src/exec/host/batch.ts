@@ -13,6 +13,8 @@ export interface Batch {
   group: Int32Array;
   tok: Int32Array;
   node: Int32Array; // parameter node ids
+  /** The token's logit, node·V + tok: what the update loops index θ, gradients and ratios by (rules.ts). */
+  param: Int32Array;
   /** Context node ids (x · nodesPerContext + local), what the critic is indexed by; the same array as `node` unless the table is shared. */
   contextNode: Int32Array;
   reward: Float64Array; // the undiscounted total return R = Σ_t r_t; sampled: with noise; exact: R̄
@@ -48,6 +50,7 @@ export function makeBatch(pb: Problem): Batch {
     group: new Int32Array(n),
     tok: new Int32Array(n * N),
     node: new Int32Array(n * N),
+    param: new Int32Array(n * N),
     contextNode: new Int32Array(0),
     reward: new Float64Array(n),
     terminal: new Float64Array(0),
@@ -74,6 +77,7 @@ export function makeBatch(pb: Problem): Batch {
     b.group.set(pb.enumeration.ctx);
     b.tok.set(pb.enumeration.tok);
     b.node.set(pb.enumeration.node);
+    for (let j = 0; j < n * N; j++) b.param[j] = b.node[j] * pb.tree.V + b.tok[j];
     if (b.contextNode !== b.node) b.contextNode.set(pb.enumeration.contextNode);
     b.reward.set(pb.enumeration.reward);
     if (b.terminal !== b.reward) b.terminal.set(pb.enumeration.terminal);

@@ -71,7 +71,7 @@ export function optimizerStep(
  * finishGradient, the SGD step and clearGradient at once, node by node (one pass instead of
  * three; each node's numbers are the same, and the nodes of `list` are distinct). π(·|n) is
  * probsOld where θ is still θ_old there, else exp(θ − logZ). Returns the probe as optimizerStep does.
- * A node with a nonzero gradient entry is marked moved (`marks`); one without keeps its θ
+ * A node with a nonzero gradient entry is marked moved (`marks`: its logZ and ratios stale); one without keeps its θ
  * exactly (θ + lr·0 = θ; no logit is ever −0, so not even its sign changes).
  */
 export function finishAndStepSgd(
@@ -85,7 +85,7 @@ export function finishAndStepSgd(
   list: Int32Array,
   from: number,
   to: number,
-  marks: { logZAt: Int32Array; movedAt: Int32Array; iterationStamp: number },
+  marks: { logZAt: Int32Array; ratiosAt: Int32Array; movedAt: Int32Array; iterationStamp: number },
 ): number {
   let probe = 0;
   for (let j = from; j < to; j++) {
@@ -109,6 +109,7 @@ export function finishAndStepSgd(
     }
     if (moved) {
       marks.logZAt[n] = -1;
+      marks.ratiosAt[n] = -1;
       marks.movedAt[n] = marks.iterationStamp;
     }
   }

@@ -31,7 +31,7 @@ export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch, known: P
   const theta = run.theta;
   const ctxs = sc.batchContexts;
   const { probsOld, thetaOld, logZOld, stamp } = sc;
-  const { tok, node, logpOld, contextNode } = b;
+  const { tok, node, param, logpOld, contextNode } = b;
   const ownContextNodes = contextNode !== node;
   const w = 1 / b.n;
   for (let x = 0; x < env.contexts; x++) ctxs[x] = x;
@@ -81,6 +81,7 @@ export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch, known: P
         while (u >= cum && a < V - 1) cum += probsOld[o + ++a];
         tok[i * N + k] = a;
         node[i * N + k] = n;
+        param[i * N + k] = o + a;
         logpOld[i * N + k] = theta[o + a] - lz;
         q = q * V + a;
         // the reward of turn t < T, paid after its last token, indexed by the (t+1)-turn prefix q
@@ -105,15 +106,27 @@ export function sampleRollouts(pb: Problem, run: RunState, sc: Scratch, known: P
   collectNodes(pb, b, sc.stamp, ++sc.mark);
 }
 
-/** Exact mode: weights p(x)·P_old(τ|x) and log π_old for the fixed enumeration (§5). */
-export function weighEnumeration(pb: Problem, run: RunState, sc: Scratch): void {
+/** A run's softmax at θ and, exact mode, its sequences' probabilities P(τ|x) (evaluatePolicy's leafProb). */
+export type ExactTables = PolicyTables & { leafProb: Float64Array };
+
+/**
+ * Exact mode: weights p(x)·P_old(τ|x) and log π_old for the fixed enumeration (§5). `known`: the
+ * run's softmax and leaf probabilities at θ from its latest evaluation (the executor's), read
+ * instead of computed again: the same numbers.
+ */
+export function weighEnumeration(pb: Problem, run: RunState, sc: Scratch, known: ExactTables | null = null): void {
   const b = sc.batch;
   const V = pb.tree.V;
-  softmaxTable(run.theta, V, sc.probs, sc.logZOld);
   sc.thetaOld.set(run.theta);
-  sc.probsOld.set(sc.probs); // exp(θ − logZ), as sampleRollouts computes π_old
-  evaluatePolicy(pb.env, pb.tree, pb.opt, sc.probs, sc.evalScratch, sc.value);
-  const leaf = sc.evalScratch.leafProb!;
+  if (known) {
+    sc.logZOld.set(known.logZ);
+    sc.probsOld.set(known.probs);
+  } else {
+    softmaxTable(run.theta, V, sc.probs, sc.logZOld);
+    sc.probsOld.set(sc.probs); // exp(θ − logZ), as sampleRollouts computes π_old
+    evaluatePolicy(pb.env, pb.tree, pb.opt, sc.probs, sc.evalScratch, sc.value);
+  }
+  const leaf = known ? known.leafProb : sc.evalScratch.leafProb!;
   for (let i = 0; i < b.n; i++) b.weight[i] = leaf[i] / pb.env.contexts;
   for (let j = 0; j < b.n * b.N; j++) b.logpOld[j] = run.theta[b.node[j] * V + b.tok[j]] - sc.logZOld[b.node[j]];
 }

@@ -26,6 +26,18 @@ export interface Scratch {
   /** Per node, the iteration stamp when an optimizer step of this iteration changed θ[n]. */
   movedAt: Int32Array;
   iterationStamp: number;
+  /**
+   * A per-step cache of probability ratios (host/ratio-cache.ts): ratioOf[g] holds the ratio
+   * keyed by parameter g while ratioAt[g] equals ratioStamp, the stamp of the step computing it.
+   */
+  ratioOf: Float64Array; // params
+  ratioAt: Int32Array; // params
+  ratioStamp: number;
+  /**
+   * Exact mode (ratio-cache.ts, refreshRatios): per node, the iteration stamp when ratioOf holds
+   * its tokens' ratios at the current θ; −1 (stale) wherever a step moves θ[n] (logZAt likewise).
+   */
+  ratiosAt: Int32Array; // nodes
   probs: Float64Array; // params, for exact evaluation
   evalLogZ: Float64Array;
   evalScratch: EvalScratch;
@@ -68,6 +80,10 @@ export function makeScratch(pb: Problem): Scratch {
     logZAt: new Int32Array(nodes),
     movedAt: new Int32Array(nodes),
     iterationStamp: 0,
+    ratioOf: new Float64Array(params),
+    ratioAt: new Int32Array(params),
+    ratioStamp: 0,
+    ratiosAt: new Int32Array(nodes),
     probs: new Float64Array(params),
     evalLogZ: new Float64Array(nodes),
     evalScratch,

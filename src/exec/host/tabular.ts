@@ -8,7 +8,10 @@ export function logNormalizer(theta: Float64Array, V: number, n: number): number
   let m = -Infinity;
   for (let a = 0; a < V; a++) if (theta[o + a] > m) m = theta[o + a];
   let s = 0;
-  for (let a = 0; a < V; a++) s += Math.exp(theta[o + a] - m);
+  for (let a = 0; a < V; a++) {
+    const d = theta[o + a] - m;
+    s += d === 0 ? 1 : Math.exp(d); // the largest logit's term is exp(0) = 1 exactly: one exp fewer per node
+  }
   return m + Math.log(s);
 }
 
@@ -31,10 +34,11 @@ export function refreshStaleLogZ(theta: Float64Array, V: number, list: Int32Arra
   }
 }
 
-/** Marks θ moved at the nodes list[from..to) (their logZ stale, their evaluation to redo). */
-export function markMoved(list: Int32Array, from: number, to: number, sc: { logZAt: Int32Array; movedAt: Int32Array; iterationStamp: number }): void {
+/** Marks θ moved at the nodes list[from..to) (their logZ and ratios stale, their evaluation to redo). */
+export function markMoved(list: Int32Array, from: number, to: number, sc: { logZAt: Int32Array; ratiosAt: Int32Array; movedAt: Int32Array; iterationStamp: number }): void {
   for (let j = from; j < to; j++) {
     sc.logZAt[list[j]] = -1;
+    sc.ratiosAt[list[j]] = -1;
     sc.movedAt[list[j]] = sc.iterationStamp;
   }
 }
