@@ -122,6 +122,7 @@ function resumeOnCpu(gpu: WebGpuShard, every: number): CpuShard {
     }
     run.diverged = gpu.series[r]!.diverged;
   });
+  cpu.thetaSet(); // its kept tables were of the initial θ
   cpu.series.splice(0, cpu.series.length, ...gpu.series);
   cpu.iteration = gpu.iteration;
   return cpu;

@@ -149,6 +149,17 @@ export class CpuShard {
     );
   }
 
+  /**
+   * The runs' θ were set from outside (a WebGPU run the CPU executor takes over: worker/webgpu-session.ts):
+   * the tables kept from each run's last evaluation (eval-cache.ts) are computed again from them; nothing is recorded.
+   */
+  thetaSet(): void {
+    this.runs.forEach((run, r) => {
+      if (this.exactEvals) this.exactEvals.evaluate(this.pb, r, run.theta, this.sc);
+      else if (this.evals) this.evals.full(this.pb, r, run.theta, this.sc);
+    });
+  }
+
   /** Evaluate run r at iteration k (k > 0: right after its iteration k − 1 → k) and store it. */
   private record(r: number, k: number) {
     const run = this.runs[r];
