@@ -23,6 +23,13 @@ const PINNED: Record<string, Record<string, unknown>> = {
   'per-turn rewards, sampled': { version: 1, env: turnEnv, seeds: 2, iterations: 40, groupSize: 6, algorithms: nine },
   'per-turn rewards, exact': { version: 1, env: turnEnv, mode: 'exact', seeds: 1, iterations: 30, algorithms: nine },
   'needle, gaussian noise, initScale 1': { version: 1, env: { preset: 'needle', noise: { kind: 'gaussian', sigma: 0.3 } }, policy: { kind: 'tabular', initScale: 1 }, seeds: 2, iterations: 40, groupSize: 16, algorithms: nine },
+  // computed by the executor before its probability-ratio caches and its reuse of an exact-mode
+  // evaluation's tables (host/ratio-cache.ts, cpu/eval-cache.ts): grouped ratios keyed by a term's
+  // last token, several tokens a turn, a shared table and scheduled changes, in exact mode too
+  'tokens (2 tokens a turn), exact, Adam, minibatches, geomean, mClip': { version: 1, env: { preset: 'tokens', gamma: 0.9 }, mode: 'exact', optimizer: { kind: 'adam', lr: 0.05 }, seeds: 1, iterations: 30, algorithms: [{ id: 'ppo-mb', preset: 'ppo-grae', minibatches: 2 }, { id: 'gspo' }, { id: 'seeupo-geo', preset: 'seeupo', turnRatio: 'geomean', mClip: 0.2 }, { id: 'seeupo-random' }, { id: 'ppo-gae' }, { id: 'rloo' }] },
+  'two-prompts, shareContexts, exact': { version: 1, env: { preset: 'two-prompts' }, policy: { kind: 'tabular', shareContexts: true, initScale: 0.5 }, mode: 'exact', seeds: 2, iterations: 30, algorithms: nine },
+  'lock, exact, initScale 2, changes to lr (up to 1000) and clip': { version: 1, env: { preset: 'lock' }, mode: 'exact', policy: { kind: 'tabular', initScale: 2 }, seeds: 2, iterations: 40, algorithms: [...nine, { id: 'hot-critic', preset: 'ppo-gae', criticLr: 100 }], changes: [{ at: 5, path: 'optimizer.lr', value: 30 }, { at: 12, path: 'algorithms[2].clip', value: 0.05 }, { at: 25, path: 'optimizer.lr', value: 1000 }] },
+  'tokens, sampled, 8 epochs of 4 minibatches': { version: 1, env: { preset: 'tokens' }, seeds: 2, iterations: 40, groupSize: 8, algorithms: [{ id: 'gspo', epochs: 8, minibatches: 4 }, { id: 'seeupo', epochs: 8, minibatches: 4 }, { id: 'grpo', epochs: 8, minibatches: 4 }] },
 };
 
 const EXPECTED: Record<string, { digest: string; diverged: number }> = {
@@ -34,6 +41,10 @@ const EXPECTED: Record<string, { digest: string; diverged: number }> = {
   "per-turn rewards, sampled": { digest: '4ce7423d33af134e', diverged: 0 },
   "per-turn rewards, exact": { digest: 'a47b3b28210f421e', diverged: 0 },
   "needle, gaussian noise, initScale 1": { digest: '424137b7374ee3e1', diverged: 0 },
+  "tokens (2 tokens a turn), exact, Adam, minibatches, geomean, mClip": { digest: 'e8851bcc138e7990', diverged: 0 },
+  "two-prompts, shareContexts, exact": { digest: '3db458645db508c5', diverged: 0 },
+  "lock, exact, initScale 2, changes to lr (up to 1000) and clip": { digest: 'bfd65091df47c24a', diverged: 0 },
+  "tokens, sampled, 8 epochs of 4 minibatches": { digest: 'fa824c6c83972a80', diverged: 0 },
 };
 
 function digestOf(config: Record<string, unknown>): { digest: string; diverged: number } {
