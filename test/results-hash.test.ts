@@ -50,6 +50,14 @@ describe('resultsHash', () => {
   it('large values keep their digits (|J| ≥ 2^32·1e-6)', () => {
     expect(h([[[5000.000001, 0, 0]], curves[1]])).not.toBe(h([[[5000.000002, 0, 0]], curves[1]]));
   });
+  it('values past a double\'s 1e-6 resolution (|J| ≥ about 9e9) are told apart by their own bits, and ordinary values hash as before', () => {
+    const at = (v: number) => h([[[v, 0, 0]], curves[1]]);
+    const big = [1e10, 1e10 * (1 + 2 ** -50), 2e19, 3e19, 1e60, 1e100, -1e100, 1.7e308];
+    expect(new Set(big.map(at)).size).toBe(big.length); // every |J| past about 2e19 gave one digest
+    expect(at(1e100)).toBe(at(1e100));
+    // the digest of ordinary curves is what it was (links made before keep matching)
+    expect(h()).toBe('dfbbf4d16ea0');
+  });
   it('explains a mismatch: other executor, other version, or a real difference', () => {
     const e = { digest: 'aaaaaaaaaaaa', by: 'cpu', app: '0.1.0' };
     expect(explainMismatch(e, { ...e })).toBeNull();

@@ -18,6 +18,10 @@ export type JCurve = ArrayLike<number | null>;
 export const executorTag = (executor: RunExecutor, backend: string | null): string =>
   executor === 'tensor' ? `tensor-${backend ?? 'unknown'}` : executor;
 
+/** A double's bits as two 32-bit words. */
+const BITS = new Float64Array(1);
+const WORDS = new Int32Array(BITS.buffer);
+
 /** Two 32-bit multiply-xorshift lanes (cyrb53-style mixing), fed 32-bit words. */
 class Digest {
   private h1 = 0xdeadbeef;
@@ -38,6 +42,15 @@ class Digest {
       return;
     }
     const q = Math.round(v * 1e6) + 0; // + 0 turns −0 into 0
+    if (Math.abs(q) >= 2 ** 53) {
+      // |v| ≥ about 9e9: 1e-6 is below a double's resolution there, and the two words below would
+      // wrap (every |v| past about 2e19 gave the same words); the value's own bits, marked
+      BITS[0] = v;
+      this.word(0x7ff80002);
+      this.word(WORDS[0]!);
+      this.word(WORDS[1]!);
+      return;
+    }
     const hi = Math.floor(q / 4294967296);
     this.word(hi | 0);
     this.word((q - hi * 4294967296) | 0);
