@@ -33,4 +33,13 @@ describe('sweep axes on sections the base leaves out', () => {
       'axes[0].path: algorithms[2] does not exist (the base has 2 algorithms)',
     );
   });
+
+  it('algorithms.*.label on a base of several algorithms is refused up front (every algorithm would read alike); one algorithm\'s label may be swept', () => {
+    const lock = { version: 1, env: { preset: 'lock' }, mode: 'exact', iterations: 5, seeds: 1, algorithms: [{ id: 'grpo' }, { id: 'seeupo' }] };
+    expect(errorOf(() => parseSweep({ version: 1, base: lock, axes: [{ path: 'algorithms.*.label', values: ['A', 'B'] }] }))).toBe(
+      "axes[0].path: algorithms.*.label would give the base's 2 algorithms one label, and no two algorithms may read alike; sweep one algorithm's label (algorithms.0.label)",
+    );
+    expect(parseSweep({ version: 1, base: lock, axes: [{ path: 'algorithms.0.label', values: ['A', 'B'] }] }).cells).toBe(2);
+    expect(parseSweep({ version: 1, base: { ...lock, algorithms: [{ id: 'grpo' }] }, axes: [{ path: 'algorithms.*.label', values: ['A', 'B'] }] }).cells).toBe(2);
+  });
 });

@@ -150,6 +150,8 @@ function checkChangesCells(exp: Experiment, path: AxisPath, axis: number): void 
 /** The algorithms (by index) whose rule reads `field` (records.ts fieldsRead); "rule", "advantage", "lr" and "label" apply to all. */
 function starTargets(exp: Experiment, field: string, axis: number): number[] {
   const all = ['rule', 'advantage', 'label', 'lr'];
+  if (field === 'label' && exp.algorithms.length > 1)
+    throw new ConfigError(`axes[${axis}].path`, `algorithms.*.label would give the base's ${exp.algorithms.length} algorithms one label, and no two algorithms may read alike; sweep one algorithm's label (algorithms.0.label)`);
   const out = exp.algorithms.flatMap((a, i) => (all.includes(field) || fieldsRead(a).has(field as never) ? [i] : []));
   if (out.length === 0)
     throw new ConfigError(`axes[${axis}].path`, `no algorithm of the base reads "${field}" (algorithms: ${exp.algorithms.map((a) => `${a.id} (${a.rule})`).join(', ')})`);
