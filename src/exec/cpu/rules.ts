@@ -134,6 +134,7 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
         ratio = logRatio === 0 ? 1 : Math.exp(geomean ? logRatio / (k1 - k0) : logRatio); // exp(±0) = 1, as above
         ratioOf[key] = ratio;
         ratioAt[key] = stamp;
+        sc.ratiosAt[node[i * N + k1 - 1]] = -1; // ratioOf[key] holds a term's ratio now, not its node's token ratio (refreshRatios)
       }
       const A = advantage[i * stride + offset] * Mi;
       const clipped = Math.min(Math.max(ratio, 1 - eps), 1 + eps);
@@ -231,6 +232,7 @@ export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats:
           }
           ratio = ratioOf[key] = Math.exp(logRatio);
           ratioAt[key] = stamp;
+          sc.ratiosAt[b.node[i * N + s.k1 - 1]] = -1; // as in clippedStep: no longer the node's token ratio
         }
         M[i] *= ratio;
         if (mClip !== null) M[i] = Math.min(Math.max(M[i], 1 - mClip), 1 + mClip);
