@@ -1,5 +1,5 @@
+import { configErrorOrAccepted } from './support/config-error';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../src/core/config/fields';
 import { checkKeyCounts } from '../src/core/config/key-limit';
 import { importConfig } from '../src/core/config/import-file';
 
@@ -7,15 +7,7 @@ import { importConfig } from '../src/core/config/import-file';
 // where docs/cli.md refuses an unknown field by name so that no typo is ignored, and a link
 // refuses a key given twice. Files are refused naming the key's path (CLI and the page's import).
 
-function errorOf(text: string): string {
-  try {
-    checkKeyCounts(text, 'x.json');
-  } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError);
-    return (e as Error).message;
-  }
-  return 'accepted';
-}
+const errorOf = (text: string): string => configErrorOrAccepted(() => checkKeyCounts(text, 'x.json'));
 
 describe('a key given twice', () => {
   it('is refused naming its path, at the top and nested in lists', () => {

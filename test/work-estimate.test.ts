@@ -1,5 +1,5 @@
+import { configErrorOrAccepted } from './support/config-error';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../src/core/config/fields';
 import { resolveConfig, workEstimate } from '../src/core/config/resolve';
 
 // The work limit (docs/cli.md "Size limits": about 2·10¹⁰ token-updates, a few minutes) counts
@@ -19,15 +19,7 @@ const MANY_STEPS = {
   algorithms: [{ id: 'grpo', epochs: 64, minibatches: 4096 }],
 };
 
-function refusal(config: Record<string, unknown>): string {
-  try {
-    resolveConfig(config);
-  } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError);
-    return (e as Error).message;
-  }
-  return 'accepted';
-}
+const refusal = (config: Record<string, unknown>): string => configErrorOrAccepted(() => resolveConfig(config));
 
 describe('the work estimate counts optimizer steps', () => {
   it('a few iterations of 64 epochs × 4096 minibatches are refused up front, naming minibatches', () => {

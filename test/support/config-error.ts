@@ -11,3 +11,14 @@ export function configErrorOf(f: () => unknown): string {
   }
   throw new Error('no error');
 }
+
+/** The message of the ConfigError `f` throws, or 'accepted' when it throws nothing. */
+export function configErrorOrAccepted(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as Error).message;
+  }
+  return 'accepted';
+}
