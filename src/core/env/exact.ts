@@ -118,9 +118,15 @@ export interface EvalScratch {
  * executor that evaluates a policy here records J_γ beside J by the same enumeration.
  */
 const discountedTables = new WeakMap<Env, Float64Array[] | null>();
+/** The environment discountedOf answered last, and its tables: an executor evaluates one environment over and over (no WeakMap look-up each time). */
+let lastEnv: Env | null = null;
+let lastTables: Float64Array[] | null = null;
 function discountedOf(env: Env): Float64Array[] | null {
+  if (env === lastEnv) return lastTables;
   let d = discountedTables.get(env);
   if (d === undefined) discountedTables.set(env, (d = usesDiscountedObjective(env) ? discountedReturns(env) : null));
+  lastEnv = env;
+  lastTables = d;
   return d;
 }
 

@@ -79,7 +79,8 @@ export class CpuShard {
       if (run.diverged !== null) continue;
       const rec = records ? records[r] : null;
       if (rec) t0 = nowMs(); // the previous run's turn records are not this run's time
-      const watched = turns && this.watched.includes(r);
+      const watching = this.watched.length > 0 && this.watched.includes(r); // no builtin call per run while nothing is watched
+      const watched = turns && watching;
       if (watched) rec!.trees = [];
       const onTurn = turns
         ? (t: number) => {
@@ -91,7 +92,7 @@ export class CpuShard {
           }
         : undefined;
       iterate(this.pb, run, this.sc, this.m, onTurn, this.evals ? this.evals.tables[r] : this.exactEvals ? this.exactEvals.tables[r] : null);
-      if (this.watched.includes(r)) this.fedOf(r);
+      if (watching) this.fedOf(r);
       // any non-finite number of the update or of the evaluation marks the run diverged at k + 1 (iterate.ts)
       const v = recordUpdate(s, run, k, this.m, this.m.finite !== false) ? this.record(r, k + 1) : null;
       const t1 = nowMs();

@@ -109,7 +109,7 @@ export function collectNodes(pb: Problem, b: Batch, stamp: Int32Array, mark: num
   for (let t = 0; t < T; t++) counts[t + 1] += counts[t];
   // stable placement by turn through a copy of the visit-order list
   const tmp = b.sortTmp;
-  tmp.set(seen.subarray(0, m));
+  for (let j = 0; j < m; j++) tmp[j] = seen[j]; // a loop: set(subarray()) allocates a view per iteration
   const fill = b.sortFill;
   for (let t = 0; t < T; t++) fill[t] = counts[t];
   for (let j = 0; j < m; j++) {

@@ -237,8 +237,16 @@ function advantagesOf(pb: Problem, run: RunState, sc: Scratch): number {
     return zeroVar;
   }
   const disc = pb.turnDiscount;
-  for (let i = 0; i < b.n; i++)
-    for (let k = 0; k < N; k++) b.advTok[i * N + k] = disc[Math.floor(k / L)] * b.adv[i];
+  const T = pb.tree.T;
+  const { adv, advTok } = b;
+  // turn by turn (token k is in turn ⌊k / L⌋): no division per token
+  for (let i = 0; i < b.n; i++) {
+    const A = adv[i];
+    for (let t = 0, j = i * N; t < T; t++) {
+      const d = disc[t];
+      for (let l = 0; l < L; l++, j++) advTok[j] = d * A;
+    }
+  }
   return zeroVar;
 }
 

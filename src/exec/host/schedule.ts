@@ -75,7 +75,9 @@ export function walkIteration(pb: PlanProblem, run: PlanRun, sc: PlanScratch, st
     return;
   }
   // sequential: turn by turn in `order`, each turn's passes on its own tokens
-  for (const t of turnOrder(a.order, T, run.orderRng, sc.order)) {
+  const order = turnOrder(a.order, T, run.orderRng, sc.order);
+  for (let o = 0; o < T; o++) {
+    const t = order[o]; // an index loop: for…of makes an iterator per iteration
     setTerm(view, t, t * L, (t + 1) * L, true, a.turnRatio === 'geomean' ? 1 / L : 1, 'advTok');
     passes(pb, run, view, step, true);
   }
