@@ -12,6 +12,7 @@ import type { TurnRecord } from '../../core/run/turns';
 import { fedAdvantage, makePrefixValues, optimalPathIds, policyTreeView, type PolicyTreeView, type PrefixValues } from '../../core/env/policy-tree';
 import { softmaxTable } from '../../core/env/exact';
 import { nowMs } from '../host/clock';
+import { fixedShapeCopy, syncHotFields } from './algo-copy';
 
 export type { RunSpec };
 
@@ -48,7 +49,7 @@ export class CpuShard {
     this.sc = makeScratch(this.pb);
     const P = this.pb.params;
     this.theta = new Float64Array(P * specs.length);
-    this.runs = specs.map((s, r) => makeRun(this.pb, exp.algorithms[s.algoIndex], s.streamIndex ?? s.algoIndex, s.seedIndex, this.theta.subarray(r * P, (r + 1) * P)));
+    this.runs = specs.map((s, r) => makeRun(this.pb, fixedShapeCopy(exp.algorithms[s.algoIndex]), s.streamIndex ?? s.algoIndex, s.seedIndex, this.theta.subarray(r * P, (r + 1) * P)));
     this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex, every));
     this.evals = EvalCache.applies(this.pb, specs.length) ? new EvalCache(this.pb, specs.length) : null;
     this.exactEvals = ExactEvalCache.applies(this.pb, specs.length) ? new ExactEvalCache(this.pb, specs.length) : null;
@@ -67,6 +68,9 @@ export class CpuShard {
     if (this.done) return null;
     const k = this.iteration;
     applyScheduled(this.pb.exp, k);
+    // the runs read copies of their algorithm records (algo-copy.ts): a clip changed since the last step, by a scheduled change or live, into them
+    const algos = this.pb.exp.algorithms;
+    for (let r = 0; r < this.runs.length; r++) syncHotFields(this.runs[r].algo, algos[this.specs[r].algoIndex]);
     // the turn-by-turn records only when asked for: nothing is allocated per run otherwise
     const records: TurnRecord[] | null = turns ? [] : null;
     // one clock read per run: a run's iteration starts where the previous one's ended (a read costs
