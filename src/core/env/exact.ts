@@ -166,7 +166,7 @@ export function evaluatePolicy(
   let J = 0;
   let Jg = 0;
   let H = 0;
-  out.optimalProb.fill(0);
+  for (let t = 0; t < out.optimalProb.length; t++) out.optimalProb[t] = 0; // not fill(): a call into the runtime per evaluation
   const C = env.contexts;
   const perContext = C > 1 ? (out.Jcontext?.length === C ? out.Jcontext : (out.Jcontext = new Float64Array(C))) : null;
   for (let x = 0; x < env.contexts; x++) {

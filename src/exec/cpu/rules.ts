@@ -209,7 +209,7 @@ export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats:
   const { V, N } = pb.tree;
   const { mCorrection, mClip } = run.algo;
   const M = b.M;
-  M.fill(1, 0, b.n);
+  for (let i = 0; i < b.n; i++) M[i] = 1; // loops, not fill(): a typed array's fill is a call into the runtime
   walkIteration(pb, run, sc, (s) => { // pb.rollouts = b.n
     clippedStep(pb, run, sc, termOf(s, b, N, mCorrection ? M : null), s.from, s.to, s.scale, stats);
     if (!s.lastOfTurn) return;

@@ -95,7 +95,7 @@ export function makeBatch(pb: Problem): Batch {
 export function collectNodes(pb: Problem, b: Batch, stamp: Int32Array, mark: number): void {
   const T = pb.tree.T;
   const counts = b.turnStart;
-  counts.fill(0);
+  for (let t = 0; t <= T; t++) counts[t] = 0; // not fill(): a call into the runtime per iteration
   const seen = b.nodes; // first pass: distinct nodes in visit order
   let m = 0;
   for (let j = 0; j < b.n * b.N; j++) {

@@ -140,8 +140,11 @@ function exactContextMoments(pb: Problem, sc: Scratch): void {
   const b = sc.batch;
   const C = pb.env.contexts;
   const T = pb.tree.T;
-  sc.ctxMean.fill(0);
-  sc.ctxVar.fill(0);
+  // loops, not fill(): a typed array's fill is a call into the runtime
+  for (let x = 0; x < C; x++) {
+    sc.ctxMean[x] = 0;
+    sc.ctxVar[x] = 0;
+  }
   for (let i = 0; i < b.n; i++) sc.ctxMean[b.ctx[i]] += b.weight[i] * C * b.reward[i];
   for (let i = 0; i < b.n; i++) {
     const x = b.ctx[i];
@@ -150,7 +153,7 @@ function exactContextMoments(pb: Problem, sc: Scratch): void {
   }
   if (!pb.env.turnRewards) return;
   const m = sc.turnMean;
-  m.fill(0, 0, C * T);
+  for (let j = 0; j < C * T; j++) m[j] = 0;
   for (let i = 0; i < b.n; i++) {
     const w = b.weight[i] * C;
     const o = b.ctx[i] * T;
@@ -272,13 +275,16 @@ function turnAdvantages(pb: Problem, run: RunState, sc: Scratch): void {
     for (let i = 0; i < b.n; i++) {
       const x = b.ctx[i];
       const s = norm === 'group' ? Math.sqrt(sc.ctxVar[x]) + NORM_EPS : norm === 'batch' ? sigma + NORM_EPS : 1;
-      for (let t = 0; t < T; t++) b.advTok.fill((Gt[i * T + t] - m[x * T + t]) / s, i * N + t * L, i * N + t * L + L);
+      for (let t = 0; t < T; t++) {
+        const v = (Gt[i * T + t] - m[x * T + t]) / s;
+        for (let j = i * N + t * L; j < i * N + t * L + L; j++) b.advTok[j] = v;
+      }
     }
     return;
   }
   const gs = sc.groups; // sum, sumSq and count of R per group, from groupAdvantages
   const rloo = run.algo.advantage === 'rloo';
-  m.fill(0, 0, b.groups * T);
+  for (let j = 0; j < b.groups * T; j++) m[j] = 0;
   for (let i = 0; i < b.n; i++) for (let t = 0; t < T; t++) m[b.group[i] * T + t] += Gt[i * T + t];
   const sigma = norm === 'batch' ? advantageStd(b.reward, b.group, b.n, rloo ? 'rloo' : 'grae', gs) : 0;
   sc.probe += sigma * 0;
@@ -290,7 +296,8 @@ function turnAdvantages(pb: Problem, run: RunState, sc: Scratch): void {
       const G = Gt[i * T + t];
       const sum = m[g * T + t];
       const d = rloo ? G - (sum - G) / (c - 1) : G - sum / c;
-      b.advTok.fill(d / s, i * N + t * L, i * N + t * L + L);
+      const v = d / s;
+      for (let j = i * N + t * L; j < i * N + t * L + L; j++) b.advTok[j] = v;
     }
   }
 }
