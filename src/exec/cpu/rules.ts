@@ -83,36 +83,58 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
     const { k0, k1 } = term; // locals: the loop below stores to typed arrays, which makes V8 reload object fields
     const lo = 1 - eps;
     const hi = 1 + eps;
-    // exact mode visits every token of every node in scope: every ratio is needed, kept per node
-    const dense = pb.exact;
-    if (dense) refreshRatios(theta, V, b.nodes, n0, n1, sc);
-    for (let c = c0; c < c1; c++) {
-      const i = perm[c];
-      const w = weight[i] * chunkScale;
-      if (w === 0) continue;
-      const Mi = M === null ? 1 : M[i];
-      const j1 = i * N + k1;
-      for (let j = i * N + k0; j < j1; j++) {
-        const g = param[j];
-        let ratio: number;
-        if (dense || ratioAt[g] === stamp) ratio = ratioOf[g];
-        else {
-          const d = theta[g] - logZ[node[j]] - logpOld[j];
-          ratio = d === 0 ? 1 : Math.exp(d); // exp(±0) is exactly 1: the first step on a turn (θ = θ_old) costs no exp
-          ratioOf[g] = ratio;
-          ratioAt[g] = stamp;
-        }
-        const A = advTok[j] * Mi;
-        const clipped = Math.min(Math.max(ratio, lo), hi);
-        clipDen += w;
-        if (Math.abs(ratio - 1) > eps) clipNum += w;
-        if (ratio * A <= clipped * A) {
-          const u = w * A * ratio;
-          grad[g] += u;
-          gsum[node[j]] += u;
+    // exact mode visits every token of every node in scope: every ratio is needed, kept per node,
+    // and the loop reads them without a stamp test (its own loop: V8 does not split a loop on an invariant)
+    if (pb.exact) {
+      refreshRatios(theta, V, b.nodes, n0, n1, sc);
+      for (let c = c0; c < c1; c++) {
+        const i = perm[c];
+        const w = weight[i] * chunkScale;
+        if (w === 0) continue;
+        const Mi = M === null ? 1 : M[i];
+        const j1 = i * N + k1;
+        for (let j = i * N + k0; j < j1; j++) {
+          const g = param[j];
+          const ratio = ratioOf[g];
+          const A = advTok[j] * Mi;
+          const clipped = Math.min(Math.max(ratio, lo), hi);
+          clipDen += w;
+          if (Math.abs(ratio - 1) > eps) clipNum += w;
+          if (ratio * A <= clipped * A) {
+            const u = w * A * ratio;
+            grad[g] += u;
+            gsum[node[j]] += u;
+          }
         }
       }
-    }
+    } else
+      for (let c = c0; c < c1; c++) {
+        const i = perm[c];
+        const w = weight[i] * chunkScale;
+        if (w === 0) continue;
+        const Mi = M === null ? 1 : M[i];
+        const j1 = i * N + k1;
+        for (let j = i * N + k0; j < j1; j++) {
+          const g = param[j];
+          let ratio: number;
+          if (ratioAt[g] === stamp) ratio = ratioOf[g];
+          else {
+            const d = theta[g] - logZ[node[j]] - logpOld[j];
+            ratio = d === 0 ? 1 : Math.exp(d); // exp(±0) is exactly 1: the first step on a turn (θ = θ_old) costs no exp
+            ratioOf[g] = ratio;
+            ratioAt[g] = stamp;
+          }
+          const A = advTok[j] * Mi;
+          const clipped = Math.min(Math.max(ratio, lo), hi);
+          clipDen += w;
+          if (Math.abs(ratio - 1) > eps) clipNum += w;
+          if (ratio * A <= clipped * A) {
+            const u = w * A * ratio;
+            grad[g] += u;
+            gsum[node[j]] += u;
+          }
+        }
+      }
   } else {
     const { k0, k1, advantage, stride, offset } = term;
     const geomean = term.ratio === 'geomean';
