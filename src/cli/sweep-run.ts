@@ -26,11 +26,14 @@ export async function runSweepCellsInNode(sweep: Sweep, cells: number[], opts: N
   const launch = worker ? nodeThreadLauncher(worker) : inThisThread;
   const pool = worker ? new NodeChunkPool(worker, opts.threads) : null;
   const executors: SweepExecutors = {
-    batch: (exp, specs, report) => {
+    batch: (exp, specs, report, finished) => {
       if (!pool) return runShardsOnCpu(exp, { exp }, [specs], { threads: 1, launch, onProgress: (p) => report(p.iteration) });
       let runs = 0;
       // progress in whole runs: iterations done by every run, on average
-      return pool.run(exp, specs, (n) => report(((runs += n) * exp.iterations) / specs.length));
+      return pool.run(exp, specs, (series) => {
+        finished?.(series);
+        report(((runs += series.length) * exp.iterations) / specs.length);
+      });
     },
     single: (exp, config, report) => runInNode(exp, config, { threads: opts.threads, launch, onProgress: (p) => report(p.iteration) }),
   };

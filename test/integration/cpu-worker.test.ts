@@ -69,7 +69,7 @@ describe('the pooled CPU workers (runs handed out chunk by chunk)', () => {
       for (const exp of [resolveConfig(big), withChanges, resolveConfig({ ...big, seeds: 1, algorithms: [{ id: 'grpo' }] })]) {
         const specs = allRuns(exp);
         let reported = 0;
-        const series = await pool.run(exp, specs, (n) => (reported += n));
+        const series = await pool.run(exp, specs, (done) => (reported += done.length));
         expect(series.map((s) => [s.algoIndex, s.seedIndex])).toEqual(specs.map((s) => [s.algoIndex, s.seedIndex]));
         expect(series.map((s) => Array.from(s.J))).toEqual(alone(exp));
         expect(reported).toBe(specs.length);

@@ -28,9 +28,10 @@ export class NodeChunkPool {
 
   /**
    * Run `specs` of `exp` to the end on as many threads as the batch's work is worth (work.ts);
-   * `onRuns(n)`: n more runs finished. The series come back in the order of `specs`.
+   * `onChunk(series)`: a chunk's runs finished (chunks finish in any order). The promise gives
+   * every series, in the order of `specs`.
    */
-  run(exp: Experiment, specs: RunSpec[], onRuns?: (runs: number) => void): Promise<RunSeries[]> {
+  run(exp: Experiment, specs: RunSpec[], onChunk?: (series: RunSeries[]) => void): Promise<RunSeries[]> {
     const workMs = (estimateWorkMs(exp) * specs.length) / Math.max(1, exp.algorithms.length * exp.seedIndices.length);
     const threads = this.threadsFor(workMs, this.threads, specs.length);
     const chunks = chunkRuns(exp, specs, threads);
@@ -49,7 +50,12 @@ export class NodeChunkPool {
       const take = (c: number, series: RunSeries[]) => {
         if (settled) return;
         parts[c] = series;
-        onRuns?.(chunks[c]!.length);
+        try {
+          onChunk?.(series);
+        } catch (e) {
+          fail(e instanceof Error ? e.message : String(e));
+          return;
+        }
         if (++got === chunks.length) {
           settled = true;
           resolve(parts.flat());
