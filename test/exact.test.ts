@@ -90,8 +90,9 @@ describe('exact evaluation of a policy', () => {
     const sc = makeScratch(pb);
     const run = makeRun(pb, exp.algorithms[0], 0, 3, new Float64Array(pb.params));
     softmaxTable(run.theta, pb.tree.V, sc.probs, sc.evalLogZ);
-    evaluatePolicy(pb.env, pb.tree, pb.opt, sc.probs, sc.evalScratch, sc.value);
-    const P = sc.evalScratch.leafProb!.slice(0, 9);
+    const leafProb = new Float64Array(9); // the sequences' probabilities (sampled mode's scratch keeps none)
+    evaluatePolicy(pb.env, pb.tree, pb.opt, sc.probs, { ...sc.evalScratch, leafProb }, sc.value);
+    const P = leafProb;
     const counts = new Array(9).fill(0);
     sampleRollouts(pb, run, sc);
     for (let i = 0; i < sc.batch.n; i++) counts[sc.batch.reward[i]]++; // reward = sequence index

@@ -66,7 +66,8 @@ export interface Scratch {
 export function makeScratch(pb: Problem): Scratch {
   const { nodes, params, tree, env } = pb;
   const evalScratch = makeEvalScratch(tree);
-  evalScratch.leafProb = new Float64Array(env.contexts * tree.sequences);
+  // the sequences' probabilities: only exact mode weighs its enumeration by them (rollouts.ts, weighEnumeration); sampled mode would write them every evaluation for nothing
+  if (pb.exact) evalScratch.leafProb = new Float64Array(env.contexts * tree.sequences);
   const batch = makeBatch(pb);
   return {
     batch,
