@@ -1,4 +1,4 @@
-// node scripts/iteration-ab.mjs [--ref REF] [--against REF|.] [--config default|lesson] [--seeds N] [--reps N]
+// node scripts/iteration-ab.mjs [--ref REF] [--against REF|.] [--config default|lesson] [--seeds N] [--reps N] [--instructions W]
 //
 // Paired A/B of the CPU executor's iteration on one thread (docs/architecture.md "Iteration A/B"):
 // bundles CpuShard (src/exec/cpu/shard.ts) from a git ref (A, default 9e3ebb8, through a temporary
@@ -7,28 +7,34 @@
 // machine falls on both alike, and prints the CPU time (process.cpuUsage: user + system) per
 // run-iteration of each, the paired A/B ratios (median, range) and whether the two give the same
 // bytes (a digest of every run's series).
+//
+// --instructions W (W ≥ 1; needs valgrind): instead of timing, counts the instructions of one whole
+// run of the experiment after W runs that warm the JIT, each side in its own process under
+// callgrind (node --single-threaded, so no compiler thread runs beside it), per run-iteration.
+// Deterministic to a few in 10⁵ where CPU time on a loaded machine moves by tens of percent; slow
+// (about a minute per side at --seeds 2).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const repo = resolve(new URL('..', import.meta.url).pathname);
-const opts = { ref: '9e3ebb8', against: '.', config: 'default', seeds: 16, reps: 15 };
+const opts = { ref: '9e3ebb8', against: '.', config: 'default', seeds: 16, reps: 15, instructions: 0 };
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
   const key = args[i].replace(/^--/, '');
   if (!(key in opts) || args[i + 1] === undefined) {
-    console.error(`usage: node scripts/iteration-ab.mjs [--ref REF] [--against REF|.] [--config default|lesson] [--seeds N] [--reps N] (bad argument: ${args[i]})`);
+    console.error(`usage: node scripts/iteration-ab.mjs [--ref REF] [--against REF|.] [--config default|lesson] [--seeds N] [--reps N] [--instructions W] (bad argument: ${args[i]})`);
     process.exit(2);
   }
   opts[key] = typeof opts[key] === 'number' ? Number(args[++i]) : args[++i];
 }
-for (const k of ['seeds', 'reps'])
-  if (!Number.isInteger(opts[k]) || opts[k] < 1) {
-    console.error(`--${k} must be a whole number ≥ 1`);
+for (const k of ['seeds', 'reps', 'instructions'])
+  if (!Number.isInteger(opts[k]) || opts[k] < (k === 'instructions' ? 0 : 1)) {
+    console.error(`--${k} must be a whole number ≥ ${k === 'instructions' ? 0 : 1}`);
     process.exit(2);
   }
 
@@ -85,7 +91,30 @@ export function makeShard(config: unknown) { const exp = resolveConfig(config as
   );
   const outfile = join(work, `${name}.mjs`);
   await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', external: ['@tensorflow/*'], logLevel: 'warning', outfile });
-  return import(pathToFileURL(outfile).href);
+  return { lib: await import(pathToFileURL(outfile).href), outfile };
+}
+
+/** Instructions of one run of the experiment after `warm` runs, in a process of its own under callgrind. */
+function instructionsOf(outfile, name, warm) {
+  const child = join(work, 'instructions.mjs');
+  writeFileSync(
+    child,
+    `const lib = await import(process.argv[2]);
+const config = JSON.parse(process.argv[3]);
+for (let r = 0; r < Number(process.argv[4]); r++) { const s = lib.makeShard(config); while (!s.done) s.step(); }
+const s = lib.makeShard(config);
+process.cpuUsage(); // callgrind dumps its counts before this call and before the next: the second dump is the run alone
+while (!s.done) s.step();
+process.cpuUsage();
+`,
+  );
+  const out = join(work, `${name}.callgrind`);
+  execFileSync('valgrind', ['--tool=callgrind', '--dump-before=node::CPUUsage*', `--callgrind-out-file=${out}`, process.execPath, '--single-threaded', child, pathToFileURL(outfile).href, JSON.stringify(config), String(warm)], { stdio: 'ignore' });
+  const dump = `${out}.2`;
+  if (!existsSync(dump)) throw new Error('callgrind made no dump at process.cpuUsage (node::CPUUsage): another Node build?');
+  const m = /^summary:\s+(\d+)/m.exec(readFileSync(dump, 'utf8'));
+  if (!m) throw new Error(`no summary line in ${dump}`);
+  return Number(m[1]);
 }
 
 /** A digest of every run's series: the bytes of each stored metric. */
@@ -122,8 +151,23 @@ const med = (x) => [...x].sort((a, b) => a - b)[x.length >> 1];
 try {
   const describe = (ref) => (ref === '.' ? `working tree (${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'src') ? ' + changes' : ''})` : `${ref} (${git('rev-parse', '--short', `${ref}^{commit}`)})`);
   const [nameA, nameB] = [describe(opts.ref), describe(opts.against)];
-  const A = await load(rootOf(opts.ref, 'a'), 'a');
-  const B = await load(rootOf(opts.against, 'b'), 'b');
+  const { lib: A, outfile: fileA } = await load(rootOf(opts.ref, 'a'), 'a');
+  const { lib: B, outfile: fileB } = await load(rootOf(opts.against, 'b'), 'b');
+  const runIterations = config.algorithms.length * config.seeds * config.iterations;
+  if (opts.instructions > 0) {
+    const [ia, ib] = [instructionsOf(fileA, 'a', opts.instructions), instructionsOf(fileB, 'b', opts.instructions)];
+    const per = (n) => Math.round(n / runIterations).toLocaleString('en-US');
+    console.log(`${opts.config} experiment: ${runIterations / config.iterations} runs × ${config.iterations} iterations, one run after ${opts.instructions} warm-up runs, callgrind`);
+    console.log(`A ${nameA}: ${per(ia)} instructions per run-iteration`);
+    console.log(`B ${nameB}: ${per(ib)} instructions per run-iteration`);
+    console.log(`A/B ${(ia / ib).toFixed(3)}`);
+  } else timed(A, B, nameA, nameB);
+} finally {
+  cleanUp();
+}
+
+/** The paired CPU-time comparison. */
+function timed(A, B, nameA, nameB) {
   const da = {};
   const db = {};
   once(A, da); // warm-up (JIT), and the results compared
@@ -149,6 +193,4 @@ try {
   console.log(`A/B paired median ratio ${med(ratios).toFixed(3)} (range ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)})`);
   console.log(`results: ${da.digest === db.digest ? `identical (digest ${da.digest})` : `DIFFER (A ${da.digest}, B ${db.digest})`}`);
   if (da.digest !== db.digest) process.exitCode = 1;
-} finally {
-  cleanUp();
 }

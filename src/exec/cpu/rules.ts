@@ -211,14 +211,36 @@ function termOf(s: Readonly<StepView>, b: Scratch['batch'], N: number, M: Float6
   return t;
 }
 
+// The steps of an iteration are walked by one function per rule (no closure made per run-iteration,
+// one call target per rule at walkIteration's call site); the run they step is read from here.
+const walking: { pb: Problem; run: RunState; sc: Scratch; stats: UpdateStats; onTurn: ((turn: number) => void) | undefined } = {
+  pb: null as unknown as Problem,
+  run: null as unknown as RunState,
+  sc: null as unknown as Scratch,
+  stats: null as unknown as UpdateStats,
+  onTurn: undefined,
+};
+
+function walk(pb: Problem, run: RunState, sc: Scratch, stats: UpdateStats, onTurn: ((turn: number) => void) | undefined, step: (s: Readonly<StepView>) => void): void {
+  const w = walking;
+  w.pb = pb;
+  w.run = run;
+  w.sc = sc;
+  w.stats = stats;
+  w.onTurn = onTurn;
+  walkIteration(pb, run, sc, step); // pb.rollouts = b.n
+  w.onTurn = undefined; // a finished shard's callback is not kept alive from here
+}
+
 /** PPU, all turns at once: token-level (PPO/GRPO) or sequence-level (GSPO) ratios; a GAE critic steps after each pass. */
 export function ppuUpdate(pb: Problem, run: RunState, sc: Scratch, stats: UpdateStats): void {
-  const b = sc.batch;
-  const withCritic = run.algo.advantage === 'gae';
-  walkIteration(pb, run, sc, (s) => { // pb.rollouts = b.n
-    clippedStep(pb, run, sc, termOf(s, b, pb.tree.N, null), s.from, s.to, s.scale, stats);
-    if (withCritic && s.lastOfEpoch) criticStep(pb, run, sc, criticLr(pb, run));
-  });
+  walk(pb, run, sc, stats, undefined, ppuStep);
+}
+
+function ppuStep(s: Readonly<StepView>): void {
+  const { pb, run, sc, stats } = walking;
+  clippedStep(pb, run, sc, termOf(s, sc.batch, pb.tree.N, null), s.from, s.to, s.scale, stats);
+  if (run.algo.advantage === 'gae' && s.lastOfEpoch) criticStep(pb, run, sc, criticLr(pb, run));
 }
 
 /**
@@ -228,43 +250,48 @@ export function ppuUpdate(pb: Problem, run: RunState, sc: Scratch, stats: Update
  */
 export function sequentialUpdate(pb: Problem, run: RunState, sc: Scratch, stats: UpdateStats, onTurn?: (turn: number) => void): void {
   const b = sc.batch;
+  const M = b.M;
+  for (let i = 0; i < b.n; i++) M[i] = 1; // loops, not fill(): a typed array's fill is a call into the runtime
+  walk(pb, run, sc, stats, onTurn, sequentialStep);
+  // GAE's critic: one step per epoch (§3), as for the simultaneous rules
+  for (let e = 0; e < run.algo.epochs; e++) criticStep(pb, run, sc, criticLr(pb, run));
+}
+
+function sequentialStep(s: Readonly<StepView>): void {
+  const { pb, run, sc, stats, onTurn } = walking;
+  const b = sc.batch;
   const { V, N } = pb.tree;
   const { mCorrection, mClip } = run.algo;
   const M = b.M;
-  for (let i = 0; i < b.n; i++) M[i] = 1; // loops, not fill(): a typed array's fill is a call into the runtime
-  walkIteration(pb, run, sc, (s) => { // pb.rollouts = b.n
-    clippedStep(pb, run, sc, termOf(s, b, N, mCorrection ? M : null), s.from, s.to, s.scale, stats);
-    if (!s.lastOfTurn) return;
-    if (mCorrection) {
-      // M ← M · (π_θ / π_old)(a_t): the whole turn's true ratio at the parameters just reached.
-      // (marked current: later turns' steps leave this turn's parameters as they are, so KL reuses it)
-      refreshStaleLogZ(run.theta, V, b.nodes, nodesFrom(sc, s.turn), nodesTo(sc, s.turn), sc);
-      // the turn's ratio keyed by its last token, as in clippedStep (host/ratio-cache.ts)
-      const { ratioOf, ratioAt } = sc;
-      const stamp = nextRatioStamp(sc);
-      for (let i = 0; i < b.n; i++) {
-        const key = b.param[i * N + s.k1 - 1];
-        let ratio: number;
-        if (ratioAt[key] === stamp) ratio = ratioOf[key];
-        else {
-          let logRatio = 0;
-          for (let k = s.k0; k < s.k1; k++) {
-            const j = i * N + k;
-            logRatio += run.theta[b.param[j]] - sc.logZ[b.node[j]] - b.logpOld[j];
-          }
-          ratio = ratioOf[key] = Math.exp(logRatio);
-          ratioAt[key] = stamp;
-          sc.ratiosAt[b.node[i * N + s.k1 - 1]] = -1; // as in clippedStep: no longer the node's token ratio
+  clippedStep(pb, run, sc, termOf(s, b, N, mCorrection ? M : null), s.from, s.to, s.scale, stats);
+  if (!s.lastOfTurn) return;
+  if (mCorrection) {
+    // M ← M · (π_θ / π_old)(a_t): the whole turn's true ratio at the parameters just reached.
+    // (marked current: later turns' steps leave this turn's parameters as they are, so KL reuses it)
+    refreshStaleLogZ(run.theta, V, b.nodes, nodesFrom(sc, s.turn), nodesTo(sc, s.turn), sc);
+    // the turn's ratio keyed by its last token, as in clippedStep (host/ratio-cache.ts)
+    const { ratioOf, ratioAt } = sc;
+    const stamp = nextRatioStamp(sc);
+    for (let i = 0; i < b.n; i++) {
+      const key = b.param[i * N + s.k1 - 1];
+      let ratio: number;
+      if (ratioAt[key] === stamp) ratio = ratioOf[key];
+      else {
+        let logRatio = 0;
+        for (let k = s.k0; k < s.k1; k++) {
+          const j = i * N + k;
+          logRatio += run.theta[b.param[j]] - sc.logZ[b.node[j]] - b.logpOld[j];
         }
-        M[i] *= ratio;
-        if (mClip !== null) M[i] = Math.min(Math.max(M[i], 1 - mClip), 1 + mClip);
-        sc.probe += M[i] * 0;
+        ratio = ratioOf[key] = Math.exp(logRatio);
+        ratioAt[key] = stamp;
+        sc.ratiosAt[b.node[i * N + s.k1 - 1]] = -1; // as in clippedStep: no longer the node's token ratio
       }
+      M[i] *= ratio;
+      if (mClip !== null) M[i] = Math.min(Math.max(M[i], 1 - mClip), 1 + mClip);
+      sc.probe += M[i] * 0;
     }
-    onTurn?.(s.turn);
-  });
-  // GAE's critic: one step per epoch (§3), as for the simultaneous rules
-  for (let e = 0; e < run.algo.epochs; e++) criticStep(pb, run, sc, criticLr(pb, run));
+  }
+  onTurn?.(s.turn);
 }
 
 /** sc.grad ← the policy-gradient estimate at θ_old (full batch); returns its L2 norm. */
