@@ -27,6 +27,8 @@ export interface MainThreadTask {
   cpuMs: number;
   wallMs: number;
   postedBy: string;
+  /** When it started: ms after the watch began (the page's performance mark START_MARK). */
+  startMs: number;
 }
 
 export interface MainThreadWatch {
@@ -45,7 +47,8 @@ interface TraceEvent {
   args?: { src_file?: string; src_func?: string; data?: unknown };
 }
 
-const START_MARK = 'main-thread-watch-start';
+/** The mark placed in the page when a watch starts: its startTime ties a task's startMs to the page's clock. */
+export const START_MARK = 'main-thread-watch-start';
 const END_MARK = 'main-thread-watch-end';
 const TASK_EVENT = 'ThreadControllerImpl::RunTask';
 
@@ -79,7 +82,7 @@ export async function watchMainThread(page: Page): Promise<MainThreadWatch> {
       return tasks
         .filter((e) => e.ts + (e.dur ?? 0) >= from)
         // the trace leaves out the thread time of some tasks of a microsecond or so: their wall time, never less, stands in
-        .map((e) => ({ cpuMs: (e.tdur ?? e.dur ?? 0) / 1000, wallMs: (e.dur ?? 0) / 1000, postedBy: `${e.args?.src_func ?? '?'} (${e.args?.src_file ?? '?'})` }))
+        .map((e) => ({ cpuMs: (e.tdur ?? e.dur ?? 0) / 1000, wallMs: (e.dur ?? 0) / 1000, postedBy: `${e.args?.src_func ?? '?'} (${e.args?.src_file ?? '?'})`, startMs: Number.isFinite(from) ? (e.ts - from) / 1000 : NaN }))
         .sort((a, b) => b.cpuMs - a.cpuMs);
     },
   };
