@@ -50,8 +50,11 @@ interface Timing {
   longest: number;
   /** The longest main-thread task by CPU time (e2e/main-thread.ts) from the click to the verdict. */
   longestCpu: number;
-  /** The main thread's tasks, for the log. */
+  /** The main thread's tasks, for the log, and their CPU time in all (ms). */
   described: string;
+  mainCpu: number;
+  /** The page's busiest other thread (a worker) and its CPU time (ms) in those tasks. */
+  worker: string;
 }
 
 async function timeLesson(page: Page, id: string): Promise<Timing> {
@@ -72,7 +75,7 @@ async function timeLesson(page: Page, id: string): Promise<Timing> {
       console.log(`  task at ${(at(t) - b.t0).toFixed(0)} ms (${(at(t) - b.shown).toFixed(0)} from the verdict): ${t.cpuMs.toFixed(1)} ms CPU, ${t.wallMs.toFixed(1)} wall, ${t.postedBy}`);
   }
   const tasks = b.tasks.filter(([s, d]) => s + d > b.t0 && s < b.shown);
-  return { ms: b.shown - b.t0, longest: Math.max(0, ...tasks.map(([, d]) => d)), tasks: tasks.length, longestCpu: cpu[0]?.cpuMs ?? 0, described: describeTasks(cpu) };
+  return { ms: b.shown - b.t0, longest: Math.max(0, ...tasks.map(([, d]) => d)), tasks: tasks.length, longestCpu: cpu[0]?.cpuMs ?? 0, described: describeTasks(cpu), mainCpu: cpu.reduce((sum, t) => sum + t.cpuMs, 0), worker: watch.otherThreads().slice(0, 2).map((t) => `${t.thread} ${t.cpuMs.toFixed(0)} ms CPU`).join(', ') };
 }
 
 test('lessons: ms from Run to the lesson verdict', async ({ page }) => {
@@ -85,7 +88,7 @@ test('lessons: ms from Run to the lesson verdict', async ({ page }) => {
   for (const lesson of LESSONS.filter((l) => !only || only.includes(l.id))) {
     const r = await timeLesson(page, lesson.id);
     const e = lesson.config as { seeds?: number; iterations?: number; policy?: { kind?: string }; mode?: string };
-    console.log(`${lesson.id}: ${r.ms.toFixed(0)} ms, longest task ${r.longest.toFixed(0)} ms (${r.longestCpu.toFixed(0)} ms CPU); ${r.described}`);
+    console.log(`${lesson.id}: ${r.ms.toFixed(0)} ms, longest task ${r.longest.toFixed(0)} ms (${r.longestCpu.toFixed(0)} ms CPU); main thread ${r.mainCpu.toFixed(0)} ms CPU in all; busiest other threads: ${r.worker}; ${r.described}`);
     rows.push([lesson.id, `${e.mode ?? ''} ${e.policy?.kind ?? 'tabular'}, ${e.seeds ?? ''} seeds, ${e.iterations ?? ''} it.`, r.ms.toFixed(0), r.tasks, r.longest.toFixed(0), r.longestCpu.toFixed(0)]);
     if (r.ms > slowest.ms) slowest = { id: lesson.id, ms: r.ms };
   }
