@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/core/config/resolve';
 import { cellConfig, cellValues, parseSweep, resolveCell } from '../src/core/sweep/cells';
-import { perRunAxis, planJobs } from '../src/core/sweep/batch';
+import { BatchCells, perRunAxis, planJobs } from '../src/core/sweep/batch';
 import { cellOf, shardCells } from '../src/core/sweep/document';
 import { mergeShards } from '../src/core/sweep/merge';
 import { gridValues } from '../src/core/sweep/schema';
@@ -123,6 +123,35 @@ describe('batched sweeps equal their cells run alone', () => {
         expect(got.cells[c]).toEqual(want);
       }
     }
+  });
+
+  it('a batch read off per cell as its runs finish: each cell handed over once, whole, in cell order, whatever order the runs come in', () => {
+    const sweep = parseSweep(sweepOf([{ path: 'optimizer.lr', values: [0.3, 1, 2] }]));
+    const cells = [0, 1, 2];
+    const [job] = planJobs(sweep, cells, cells.map((c) => resolveCell(sweep, c)), (c) => cellValues(sweep, c));
+    if (job?.kind !== 'batch') throw new Error('expected one batch');
+    const all = allRuns(job.exp).map((r) => ({ algoIndex: r.algoIndex, seedIndex: r.seedIndex }) as RunSeries);
+    const perCell = all.length / 3;
+    const handed: [number, number[]][] = [];
+    const got = new BatchCells(job, (cell, series) => handed.push([cell, series.map((s) => s.algoIndex * 100 + s.seedIndex)]));
+    got.take(all.slice(perCell, 2 * perCell)); // cell 1 whole: waits for cell 0
+    expect(handed).toEqual([]);
+    got.take(all.slice(0, perCell - 1));
+    expect(handed).toEqual([]);
+    got.take(all.slice(perCell - 1, perCell)); // cell 0's last run: cells 0 and 1 go
+    expect(handed.map(([c]) => c)).toEqual([0, 1]);
+    got.take(all.slice(2 * perCell));
+    got.finish(all);
+    expect(handed.map(([c]) => c)).toEqual([0, 1, 2]);
+    // each cell's runs carry their position in their own cell
+    const own = (from: number) => all.slice(from, from + perCell).map((s) => job.owners[s.algoIndex]!.algoIndex * 100 + s.seedIndex);
+    expect(handed.map(([, ids]) => [...ids].sort((a, b) => a - b))).toEqual([0, perCell, 2 * perCell].map((f) => own(f).sort((a, b) => a - b)));
+    // an executor that never says: every cell at the end, from the whole list
+    const atEnd: number[] = [];
+    new BatchCells(job, (cell) => atEnd.push(cell)).finish(all);
+    expect(atEnd).toEqual([0, 1, 2]);
+    // a run missing: an error, not a cell with fewer seeds
+    expect(() => new BatchCells(job, () => {}).finish(all.slice(1))).toThrow(/without every run of its cells \(cell 0\)/);
   });
 
   it('the streams matter: batched without each run keeping its own cell position, the numbers differ', () => {

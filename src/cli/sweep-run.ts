@@ -1,14 +1,14 @@
-import { partitionRuns } from '../core/run/partition';
 import type { Sweep } from '../core/sweep/cells';
 import type { SweepCell } from '../core/sweep/document';
 import { runSweepCells, type SweepExecutors } from '../core/sweep/run';
 import { runInNode } from './run-node';
 import { inThisThread, runShardsOnCpu } from '../exec/cpu/run-experiment';
 import { nodeThreadLauncher } from '../exec/cpu/node-pool';
+import { NodeChunkPool } from '../exec/cpu/node-chunk-pool';
 
-// The sweep runner of core/sweep/run.ts on Node: a batch's runs dealt round-robin over worker
-// threads (the bundled cpu-worker.js, as `run` deals an experiment's), the per-cell fallback on
-// the executor `run` would choose.
+// The sweep runner of core/sweep/run.ts on Node: a batch's runs handed out chunk by chunk to this
+// thread and pooled worker threads (the bundled cpu-worker.js) as each frees up
+// (exec/cpu/chunks.ts), the per-cell fallback on the executor `run` would choose.
 
 export interface NodeSweepOptions {
   threads: number;
@@ -20,11 +20,26 @@ export interface NodeSweepOptions {
   maxBatchRunIterations?: number;
 }
 
-export function runSweepCellsInNode(sweep: Sweep, cells: number[], opts: NodeSweepOptions): Promise<{ cells: SweepCell[]; warnings: string[] }> {
-  const launch = opts.threads === 1 || !opts.workers ? inThisThread : nodeThreadLauncher(new URL('./cpu-worker.js', opts.workers));
+export async function runSweepCellsInNode(sweep: Sweep, cells: number[], opts: NodeSweepOptions): Promise<{ cells: SweepCell[]; warnings: string[] }> {
+  const pooled = opts.threads > 1 && opts.workers !== null;
+  const worker = pooled ? new URL('./cpu-worker.js', opts.workers!) : null;
+  const launch = worker ? nodeThreadLauncher(worker) : inThisThread;
+  const pool = worker ? new NodeChunkPool(worker, opts.threads) : null;
   const executors: SweepExecutors = {
-    batch: (exp, specs, report) => runShardsOnCpu(exp, { exp }, partitionRuns(specs, opts.threads), { threads: opts.threads, launch, onProgress: (p) => report(p.iteration) }),
+    batch: (exp, specs, report, finished) => {
+      if (!pool) return runShardsOnCpu(exp, { exp }, [specs], { threads: 1, launch, onProgress: (p) => report(p.iteration) });
+      let runs = 0;
+      // progress in whole runs: iterations done by every run, on average
+      return pool.run(exp, specs, (series) => {
+        finished?.(series);
+        report(((runs += series.length) * exp.iterations) / specs.length);
+      });
+    },
     single: (exp, config, report) => runInNode(exp, config, { threads: opts.threads, launch, onProgress: (p) => report(p.iteration) }),
   };
-  return runSweepCells(sweep, cells, executors, { shard: opts.shard, onProgress: opts.onProgress, onCell: opts.onCell, maxBatchRunIterations: opts.maxBatchRunIterations, betweenJobs: () => new Promise((r) => setImmediate(r)) });
+  try {
+    return await runSweepCells(sweep, cells, executors, { shard: opts.shard, onProgress: opts.onProgress, onCell: opts.onCell, maxBatchRunIterations: opts.maxBatchRunIterations, betweenJobs: () => new Promise((r) => setImmediate(r)) });
+  } finally {
+    await pool?.close();
+  }
 }

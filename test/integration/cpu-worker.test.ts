@@ -1,9 +1,11 @@
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/core/config/resolve';
 import { allRuns } from '../../src/core/run/partition';
 import { runShard, type ShardMessage, type ShardRequest } from '../../src/exec/cpu/protocol';
+import { NodeChunkPool } from '../../src/exec/cpu/node-chunk-pool';
 import { ensureBuilt, ROOT } from '../helpers/cli';
 
 // The bundled worker thread (dist/cpu-worker.js, which runs dist/cpu-worker-bundle.js from its
@@ -52,4 +54,40 @@ describe('the bundled CPU worker', () => {
     expect(got[0]).toMatchObject({ type: 'error' });
     expect((got[0] as { message: string }).message).toMatch(/^iterations: must be an integer from 1 to/);
   }, 60_000);
+});
+
+describe('the pooled CPU workers (runs handed out chunk by chunk)', () => {
+  const big = { version: 1, env: { preset: 'lock' }, iterations: 30, seeds: 12, algorithms: [{ id: 'grpo' }, { id: 'seeupo' }, { id: 'reinforce' }] };
+
+  const alone = (exp: ReturnType<typeof resolveConfig>) => curves(here({ config: null, exp: structuredClone(exp), specs: allRuns(exp), progressEvery: 1000 }));
+
+  it('gives every run the curves of one shard on this thread, in the order of the runs, job after job on the same workers', async () => {
+    // every thread takes chunks, however small the batch
+    const pool = new NodeChunkPool(pathToFileURL(join(ROOT, 'dist', 'cpu-worker.js')), 3, (_, threads) => threads);
+    try {
+      const withChanges = resolveConfig({ ...big, changes: [{ at: 10, path: 'optimizer.lr', value: 0.05 }] });
+      for (const exp of [resolveConfig(big), withChanges, resolveConfig({ ...big, seeds: 1, algorithms: [{ id: 'grpo' }] })]) {
+        const specs = allRuns(exp);
+        let reported = 0;
+        const series = await pool.run(exp, specs, (done) => (reported += done.length));
+        expect(series.map((s) => [s.algoIndex, s.seedIndex])).toEqual(specs.map((s) => [s.algoIndex, s.seedIndex]));
+        expect(series.map((s) => Array.from(s.J))).toEqual(alone(exp));
+        expect(reported).toBe(specs.length);
+      }
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
+  it('a chunk that fails rejects the batch with its message, and the pool still runs the next batch', async () => {
+    const pool = new NodeChunkPool(pathToFileURL(join(ROOT, 'dist', 'cpu-worker.js')), 2, (_, threads) => threads);
+    try {
+      const exp = resolveConfig(big);
+      const broken = { ...structuredClone(exp), policy: { ...exp.policy, kind: 'mlp' } } as typeof exp;
+      await expect(pool.run(broken, allRuns(broken))).rejects.toThrow(/tabular policies only/);
+      expect((await pool.run(exp, allRuns(exp))).map((s) => Array.from(s.J))).toEqual(alone(exp));
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
 });

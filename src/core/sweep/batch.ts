@@ -92,13 +92,50 @@ function compile(cells: number[], exps: Experiment[]): Job {
   return { kind: 'batch', cells, exp: { ...first, algorithms, optimizer: { ...first.optimizer }, changes: [], warnings: [] }, owners };
 }
 
-/** A batch's series split back per cell, each with its algorithm's position in the cell (in the batch's cell order). */
-export function splitSeries(job: Extract<Job, { kind: 'batch' }>, series: readonly RunSeries[]): RunSeries[][] {
-  const out = job.cells.map(() => [] as RunSeries[]);
-  const slot = new Map(job.cells.map((c, i) => [c, i]));
-  for (const s of series) {
-    const o = job.owners[s.algoIndex]!;
-    out[slot.get(o.cell)!]!.push({ ...s, algoIndex: o.algoIndex });
+/**
+ * A batch's series gathered per cell as runs finish: each cell is handed to `ready` (its series,
+ * each with its algorithm's position in the cell, in the order they came) as soon as all its runs
+ * are in, and cells are handed over in the batch's cell order.
+ */
+export class BatchCells {
+  private readonly slot: Map<number, number>;
+  private readonly series: RunSeries[][];
+  private readonly missing: number[];
+  private next = 0;
+  private taken = false;
+
+  constructor(
+    private readonly job: Extract<Job, { kind: 'batch' }>,
+    private readonly ready: (cell: number, series: RunSeries[]) => void,
+  ) {
+    this.slot = new Map(job.cells.map((c, i) => [c, i]));
+    this.series = job.cells.map(() => []);
+    this.missing = job.cells.map(() => 0);
+    for (const o of job.owners) this.missing[this.slot.get(o.cell)!]! += job.exp.seedIndices.length;
   }
-  return out;
+
+  /** Some runs finished (each run once). */
+  take(series: readonly RunSeries[]): void {
+    this.taken = true;
+    for (const s of series) {
+      const o = this.job.owners[s.algoIndex]!;
+      const i = this.slot.get(o.cell)!;
+      this.series[i]!.push({ ...s, algoIndex: o.algoIndex });
+      this.missing[i]!--;
+    }
+    this.flush();
+  }
+
+  /** The whole batch's series: the cells not handed over yet (every cell, if take was never called). */
+  finish(all: readonly RunSeries[]): void {
+    if (!this.taken) this.take(all);
+    if (this.next < this.series.length) throw new Error(`a sweep batch ended without every run of its cells (cell ${this.job.cells[this.next]})`);
+  }
+
+  private flush(): void {
+    while (this.next < this.series.length && this.missing[this.next] === 0) {
+      this.ready(this.job.cells[this.next]!, this.series[this.next]!);
+      this.next++;
+    }
+  }
 }

@@ -6,7 +6,7 @@ import { chooseExecutor } from '../run/choose';
 import { allRuns, type RunSpec } from '../run/partition';
 import { buildResult, type ExperimentResult } from '../run/result';
 import type { RunSeries } from '../run/series';
-import { planJobs, splitSeries, type Job } from './batch';
+import { BatchCells, planJobs, type Job } from './batch';
 import { cellConfig, cellValues, resolveCell, type Sweep } from './cells';
 import { cellOf, type SweepCell } from './document';
 import { checkSweepWork } from './limits';
@@ -19,8 +19,12 @@ import { checkSweepWork } from './limits';
 
 /** How the caller runs things; the executors live outside core. */
 export interface SweepExecutors {
-  /** A batch's runs on the CPU executor (`specs` carry their own-cell streamIndex); `report(k)`: iterations every run has done. */
-  batch(exp: Experiment, specs: RunSpec[], report: (k: number) => void): Promise<RunSeries[]>;
+  /**
+   * A batch's runs on the CPU executor (`specs` carry their own-cell streamIndex); `report(k)`:
+   * iterations every run has done. `finished`, where the executor calls it: some runs are done,
+   * with their series (each run once), before the whole batch is; the promise still gives every series.
+   */
+  batch(exp: Experiment, specs: RunSpec[], report: (k: number) => void, finished?: (series: RunSeries[]) => void): Promise<RunSeries[]>;
   /** A cell as an experiment of its own (its config and resolved experiment), on the executor `run` would choose. */
   single(exp: Experiment, config: Record<string, unknown>, report: (k: number) => void): Promise<ExperimentResult>;
 }
@@ -59,14 +63,16 @@ export async function runSweepCells(sweep: Sweep, cells: number[], run: SweepExe
     if (job.kind === 'single') {
       add(cellOf(job.cell, cellValues(sweep, job.cell), await run.single(job.exp, cellConfig(sweep, job.cell), report)));
     } else {
-      const series = await run.batch(job.exp, batchSpecs(job), report);
       const Jstar = computeOptimum(job.exp.env, buildTree(job.exp.env), sharesContexts(job.exp.policy)).Jstar;
-      splitSeries(job, series).forEach((cellSeries, i) => {
-        const cell = job.cells[i]!;
+      const cellsOut = new BatchCells(job, (cell, cellSeries) => {
         const exp = expOf.get(cell)!;
         const result = buildResult(exp, Jstar, cellSeries, { executor: 'cpu', backend: null, executorReason: chooseExecutor(exp).reason, threads: 1, wallSeconds: 0 });
         add(cellOf(cell, cellValues(sweep, cell), result));
       });
+      // a cell whose runs are all done is read off while the batch's other runs go on (where the
+      // executor says which are done), so threads are not left idle while every cell is read at the end
+      const series = await run.batch(job.exp, batchSpecs(job), report, (done) => cellsOut.take(done));
+      cellsOut.finish(series);
     }
     done += size * job.exp.iterations;
     opts.onProgress?.(done, total);
