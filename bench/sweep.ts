@@ -1,10 +1,12 @@
 // The sweep rows of `npm run bench`: the default experiment's 9 algorithms over
 // 8 learning rates × 3 normalizations (16 seeds × 200 iterations each: 3,456 runs) as one batched
-// sweep, on one thread and on all, with µs per run-iteration beside the single experiment's
-// (the default experiment, the same threads). SWEEP_BENCH_SEEDS=N runs it with N seeds per cell.
+// sweep, on one thread and on two, beside the same cells run one at a time as experiments of their
+// own (the same work unbatched) and the default experiment alone. SWEEP_BENCH_SEEDS=N runs it with
+// N seeds per cell.
 import { DEFAULT_CONFIG } from '../src/core/config/defaults';
 import { resolveConfig } from '../src/core/config/resolve';
-import { parseSweep } from '../src/core/sweep/cells';
+import { cellConfig, parseSweep, resolveCell } from '../src/core/sweep/cells';
+import { estimateWorkMs, threadsForWork } from '../src/exec/cpu/work';
 import { shardCells } from '../src/core/sweep/document';
 import { inThisThread, runOnCpu } from '../src/exec/cpu/run-experiment';
 import { nodeThreadLauncher } from '../src/exec/cpu/node-pool';
@@ -46,6 +48,22 @@ async function timeSweep(seeds: number, threads: number, reps: number): Promise<
   return { name: `sweep 8 lr × 3 norm, ${seeds} seeds`, threads, runs: sweep.cells * DEFAULT_CONFIG.algorithms.length * seeds, seconds: median(times) };
 }
 
+/**
+ * The same cells run one at a time, each as an experiment of its own (what the batching replaces),
+ * on as many of `threads` as each cell's work pays for (the rule `run` follows: work.ts): one pass.
+ */
+async function timeLooped(seeds: number, threads: number): Promise<SweepRow> {
+  const sweep = parseSweep(benchSweep(seeds));
+  const launch = threads === 1 ? inThisThread : nodeThreadLauncher(new URL('./cpu-worker.js', dist));
+  const t0 = performance.now();
+  for (const c of shardCells(sweep.cells, null)) {
+    const exp = resolveCell(sweep, c);
+    const use = threadsForWork(estimateWorkMs(exp), threads, exp.algorithms.length * exp.seedIndices.length);
+    await runOnCpu(exp, cellConfig(sweep, c), { threads: use, launch: use === 1 ? inThisThread : launch });
+  }
+  return { name: `the same cells one at a time`, threads, runs: sweep.cells * DEFAULT_CONFIG.algorithms.length * seeds, seconds: (performance.now() - t0) / 1000 };
+}
+
 async function timeExperiment(threads: number, reps: number): Promise<SweepRow> {
   const config = { ...DEFAULT_CONFIG };
   const exp = resolveConfig(config);
@@ -65,14 +83,16 @@ export async function sweepRows(allThreads: number): Promise<void> {
   if (!Number.isInteger(seeds) || seeds < 2 || seeds > 1024) throw new Error(`SWEEP_BENCH_SEEDS must be an integer from 2 to 1024, got ${process.env.SWEEP_BENCH_SEEDS}`);
   const iterations = DEFAULT_CONFIG.iterations;
   const perRunIt = (r: SweepRow) => (r.seconds * 1e6) / iterations / r.runs;
-  console.log(`Sweeps, batched (cells × algorithms × seeds in one experiment's shards): median of 3 after a warm-up, ${iterations} iterations per run`);
-  console.log('experiment                              threads    runs   wall s   µs/run-iteration   vs one experiment');
+  console.log(`Sweeps, batched (cells × algorithms × seeds in one experiment's shards; on several threads, chunks of runs taken as each thread frees up): median of 3 after a warm-up, ${iterations} iterations per run;`);
+  console.log('the same cells one at a time as experiments of their own (one pass, in this process: no process start-ups), and the default experiment alone for scale');
+  console.log('experiment                              threads    runs   wall s   µs/run-iteration   batched vs one at a time');
   for (const threads of [...new Set([1, Math.min(2, allThreads)])]) {
     const one = await timeExperiment(threads, 3);
     const sweep = await timeSweep(seeds, threads, 3);
-    for (const r of [one, sweep]) {
-      const ratio = r === sweep ? `${((perRunIt(sweep) / perRunIt(one) - 1) * 100).toFixed(1).replace(/^(?!-)/, '+')}%` : '';
-      console.log(`${r.name.padEnd(40)}${String(r.threads).padStart(7)}${String(r.runs).padStart(8)}${r.seconds.toFixed(3).padStart(9)}${perRunIt(r).toFixed(2).padStart(19)}${ratio.padStart(20)}`);
+    const looped = await timeLooped(seeds, threads);
+    for (const r of [one, looped, sweep]) {
+      const ratio = r === sweep ? `${(looped.seconds / sweep.seconds).toFixed(2)}× faster` : '';
+      console.log(`${r.name.padEnd(40)}${String(r.threads).padStart(7)}${String(r.runs).padStart(8)}${r.seconds.toFixed(3).padStart(9)}${perRunIt(r).toFixed(2).padStart(19)}${ratio.padStart(27)}`);
     }
   }
 }

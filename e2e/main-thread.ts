@@ -27,11 +27,15 @@ export interface MainThreadTask {
   cpuMs: number;
   wallMs: number;
   postedBy: string;
+  /** When it started: ms after the watch began (the page's performance mark START_MARK). */
+  startMs: number;
 }
 
 export interface MainThreadWatch {
   /** Stop tracing: every task the page's main thread ran since the watch started, longest CPU first. */
   stop(): Promise<MainThreadTask[]>;
+  /** After stop(): the CPU time (ms) of the page's other threads (its workers among them) in tasks that ended after the watch started, by thread name, most first. */
+  otherThreads(): { thread: string; cpuMs: number }[];
 }
 
 interface TraceEvent {
@@ -42,10 +46,11 @@ interface TraceEvent {
   ts: number;
   dur?: number;
   tdur?: number;
-  args?: { src_file?: string; src_func?: string; data?: unknown };
+  args?: { src_file?: string; src_func?: string; data?: unknown; name?: string };
 }
 
-const START_MARK = 'main-thread-watch-start';
+/** The mark placed in the page when a watch starts: its startTime ties a task's startMs to the page's clock. */
+export const START_MARK = 'main-thread-watch-start';
 const END_MARK = 'main-thread-watch-end';
 const TASK_EVENT = 'ThreadControllerImpl::RunTask';
 
@@ -62,7 +67,9 @@ export async function watchMainThread(page: Page): Promise<MainThreadWatch> {
     transferMode: 'ReportEvents',
   });
   await page.evaluate((name) => void performance.mark(name), START_MARK);
+  let others: { thread: string; cpuMs: number }[] = [];
   return {
+    otherThreads: () => others,
     async stop() {
       await page.evaluate((name) => void performance.mark(name), END_MARK);
       const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
@@ -76,10 +83,15 @@ export async function watchMainThread(page: Page): Promise<MainThreadWatch> {
       if (tasks.every((e) => e.tdur === undefined)) throw new Error('the trace has no thread time (tdur): this measure needs a per-thread CPU clock');
       // A task that ended before the start mark was already running when tracing began: not watched.
       const from = events.find((e) => e.name === START_MARK)?.ts ?? -Infinity;
+      const names = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === end.pid).map((e) => [e.tid, e.args?.name ?? '?']));
+      const byThread = new Map<number, number>();
+      for (const e of events)
+        if (e.name === TASK_EVENT && e.ph === 'X' && e.pid === end.pid && e.tid !== end.tid && e.ts + (e.dur ?? 0) >= from) byThread.set(e.tid, (byThread.get(e.tid) ?? 0) + (e.tdur ?? e.dur ?? 0) / 1000);
+      others = [...byThread].map(([tid, cpuMs]) => ({ thread: `${names.get(tid) ?? '?'} (${tid})`, cpuMs })).sort((a, b) => b.cpuMs - a.cpuMs);
       return tasks
         .filter((e) => e.ts + (e.dur ?? 0) >= from)
         // the trace leaves out the thread time of some tasks of a microsecond or so: their wall time, never less, stands in
-        .map((e) => ({ cpuMs: (e.tdur ?? e.dur ?? 0) / 1000, wallMs: (e.dur ?? 0) / 1000, postedBy: `${e.args?.src_func ?? '?'} (${e.args?.src_file ?? '?'})` }))
+        .map((e) => ({ cpuMs: (e.tdur ?? e.dur ?? 0) / 1000, wallMs: (e.dur ?? 0) / 1000, postedBy: `${e.args?.src_func ?? '?'} (${e.args?.src_file ?? '?'})`, startMs: Number.isFinite(from) ? (e.ts - from) / 1000 : NaN }))
         .sort((a, b) => b.cpuMs - a.cpuMs);
     },
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { captionParts, captions, claimSentence, clusterValues, summarizeLive, type LiveSummary } from '../src/core/metrics/captions';
-import { claimsInputOf, computeClaims } from '../src/core/claims';
+import { captionParts, captions, claimSentence, claimsInputOfLive, clusterValues, judgeLive, summarizeLive, type LiveSummary } from '../src/core/metrics/captions';
+import { allTerms, claimsInputOf, computeClaims } from '../src/core/claims';
 import { needsMonteCarlo, resolveConfig, type Experiment } from '../src/core/config/resolve';
 import { makeRunSeries, type RunSeries } from '../src/core/run/series';
 
@@ -295,5 +295,32 @@ describe('captions', () => {
       // the median of {3, ∞} is the lower one: 3
       'SeeUPO reached J* (within 0.01) in 1/2 seeds, 95% of the way after a median 3 iterations; has no J yet in 1/2 seeds; J* = 1.00.',
     );
+  });
+});
+
+describe('judgeLive', () => {
+  it('decides once per array of summaries, the same verdicts as the claims engine on a fresh input; the caption reads them', () => {
+    const exp = experiment({ algorithms: [{ id: 'seeupo' }, { id: 'grpo' }] });
+    const { summaries } = run(exp, [
+      [rising(1, 3), rising(1, 3), rising(0.3, 4), rising(1, 3)],
+      [rising(0.3, 5), [0.1, 0.5, 0.4, 0.6, 1, 1, 1, 1, 1, 1, 1], rising(1, 5), rising(0.3, 5)],
+    ]);
+    const judged = judgeLive(exp, JSTAR, summaries);
+    expect(judgeLive(exp, JSTAR, summaries)).toBe(judged);
+    expect(judged.claims).toEqual(computeClaims(claimsInputOfLive(exp, JSTAR, summaries)));
+    expect(captionParts({ exp, Jstar: JSTAR }, summaries).claims).toBe(judged.claims);
+    // another array of the same runs, another J* or another experiment: decided again
+    const again = summarizeLive(exp, JSTAR, summaries.flatMap((s) => s.series), exp.iterations);
+    expect(judgeLive(exp, JSTAR, again)).not.toBe(judged);
+    expect(judgeLive(exp, JSTAR, again).claims).toEqual(judged.claims);
+    expect(judgeLive(exp, 0.9, summaries)).not.toBe(judged);
+    expect(judgeLive(exp, 0.9, summaries).claims).toEqual(computeClaims(claimsInputOfLive(exp, 0.9, summaries)));
+  });
+
+  it('computeClaims with the terms given gives what it computes without them', () => {
+    const exp = experiment({ algorithms: [{ id: 'seeupo' }, { id: 'ppo-grae' }] });
+    const { summaries } = run(exp, [[rising(1, 3), rising(0.3, 2)], [[0.1, 0.5, 0.4, 1], rising(1, 6)]]);
+    const input = claimsInputOfLive(exp, JSTAR, summaries);
+    expect(computeClaims(input, allTerms(input))).toEqual(computeClaims(input));
   });
 });

@@ -58,6 +58,29 @@ describe('WebGPU executor: the host side', () => {
     expect(await shard.step(1)).toBe(0); // nothing after dispose
   });
 
+  it('keeps the next dispatch in flight as far as upTo: read back by the next step, into a second staging buffer made once; settle records it', async () => {
+    const log: Log = { created: 0, destroyed: 0, dispatches: 0, maps: 0, writes: [], K: [] };
+    const exp = resolveConfig(config());
+    const shard = new WebGpuShard(exp, allRuns(exp), fakeDevice(log));
+    await shard.init();
+    const made = log.created;
+    shard.msPerIteration = 10; // suggestedK() = 10
+    expect(await shard.step(10, 25)).toBe(10); // [0, 10) read back, [10, 20) in flight
+    expect([shard.iteration, shard.inFlight, log.K, log.maps]).toEqual([10, true, [10, 10], 2]);
+    expect(log.created).toBe(made + 1);
+    expect(await shard.step(3, 25)).toBe(10); // the one in flight (its k unused); [20, 25) goes in, not past upTo
+    expect([shard.iteration, log.K]).toEqual([20, [10, 10, 5]]);
+    await shard.settle();
+    expect([shard.iteration, shard.inFlight, shard.readbacks]).toEqual([25, false, 3]);
+    await shard.settle(); // nothing in flight: nothing to do
+    expect(await shard.step(7)).toBe(7); // without upTo: one dispatch, nothing ahead
+    expect([shard.iteration, shard.inFlight, log.created]).toEqual([32, false, made + 1]);
+    expect(await shard.step(7, 40)).toBe(7);
+    shard.dispose(); // a dispatch in flight is dropped, never read
+    expect(shard.readbacks).toBe(5);
+    expect(log.destroyed).toBe(log.created);
+  });
+
   it('cuts a dispatch at a scheduled change and rewrites the runs’ learning rates there', async () => {
     const log: Log = { created: 0, destroyed: 0, dispatches: 0, maps: 0, writes: [], K: [] };
     const exp = resolveConfig(config({ changes: [{ at: 10, path: 'optimizer.lr', value: 2 }] }));

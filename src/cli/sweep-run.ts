@@ -2,7 +2,7 @@ import type { Sweep } from '../core/sweep/cells';
 import type { SweepCell } from '../core/sweep/document';
 import { runSweepCells, type SweepExecutors } from '../core/sweep/run';
 import { runInNode } from './run-node';
-import { inThisThread, runShardsOnCpu } from '../exec/cpu/run-experiment';
+import { inThisThread } from '../exec/cpu/run-experiment';
 import { nodeThreadLauncher } from '../exec/cpu/node-pool';
 import { NodeChunkPool } from '../exec/cpu/node-chunk-pool';
 
@@ -21,13 +21,14 @@ export interface NodeSweepOptions {
 }
 
 export async function runSweepCellsInNode(sweep: Sweep, cells: number[], opts: NodeSweepOptions): Promise<{ cells: SweepCell[]; warnings: string[] }> {
-  const pooled = opts.threads > 1 && opts.workers !== null;
-  const worker = pooled ? new URL('./cpu-worker.js', opts.workers!) : null;
+  const worker = opts.threads > 1 && opts.workers !== null ? new URL('./cpu-worker.js', opts.workers) : null;
   const launch = worker ? nodeThreadLauncher(worker) : inThisThread;
-  const pool = worker ? new NodeChunkPool(worker, opts.threads) : null;
+  // on one thread too: chunks keep each shard's arrays small (a batch of thousands of runs in one
+  // shard walks megabytes per iteration), let a signal in between them, and let cells be read off
+  // (and journalled) as they finish
+  const pool = new NodeChunkPool(worker, opts.threads);
   const executors: SweepExecutors = {
     batch: (exp, specs, report, finished) => {
-      if (!pool) return runShardsOnCpu(exp, { exp }, [specs], { threads: 1, launch, onProgress: (p) => report(p.iteration) });
       let runs = 0;
       // progress in whole runs: iterations done by every run, on average
       return pool.run(exp, specs, (series) => {
@@ -40,6 +41,6 @@ export async function runSweepCellsInNode(sweep: Sweep, cells: number[], opts: N
   try {
     return await runSweepCells(sweep, cells, executors, { shard: opts.shard, onProgress: opts.onProgress, onCell: opts.onCell, maxBatchRunIterations: opts.maxBatchRunIterations, betweenJobs: () => new Promise((r) => setImmediate(r)) });
   } finally {
-    await pool?.close();
+    await pool.close();
   }
 }

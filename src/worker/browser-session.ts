@@ -18,9 +18,11 @@ export function browserThreads(): number {
 
 /**
  * Workers for a CPU-executor experiment: as many as its estimated work pays for
- * (src/exec/cpu/work.ts), at most browserThreads(). Never every core: with two busy workers on
- * two cores the page's own tasks were stretched past 50 ms (the 512-seed lesson, paired in
- * `npm run bench:browser`: 2.3 s instead of 3.0 s to its verdict, but tasks of 69–113 ms).
+ * (src/exec/cpu/work.ts), at most browserThreads(). Never every core: two busy workers on two
+ * cores take the core from the page's own tasks in their middle, and their wall time grows past
+ * 50 ms although their CPU time does not (the 512-seed lesson, paired in `npm run bench:browser`
+ * on a loaded 2-core machine: the longest task 70–176 ms of wall time with two workers against
+ * 52–93 ms with one, 29–36 ms of CPU time either way; its verdict came sooner with two in most pairs).
  */
 export function browserThreadsFor(exp: Parameters<typeof estimateWorkMs>[0]): number {
   return threadsForWork(estimateWorkMs(exp), browserThreads(), exp.algorithms.length * exp.seedIndices.length);

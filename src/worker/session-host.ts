@@ -20,6 +20,13 @@ export interface Steppable {
    * (WebGPU: several per dispatch) may do up to that many, the others do one.
    */
   step(turns: boolean, limit?: number): Promise<TurnRecord[] | null>;
+  /**
+   * Executors that compute ahead of the iterations they have recorded (WebGPU: the next dispatch
+   * in flight while one is read back, never past the step's `limit`): finish and record that work,
+   * so the runs stand still where `iteration` says. Called before the runs stop (pause, the end of
+   * a runTo, a turn step) and before a hot change applies.
+   */
+  settle?(): Promise<void>;
   applyHot(values: HotValues): void;
   dispose(): void;
   /** Executors that hold a table the page can draw as a tree (the CPU executor): which runs to draw, and their trees now. */
@@ -123,7 +130,8 @@ class SessionHost {
           return this.schedule(0);
         case 'hot':
           this.hot.push({ at: cmd.at, values: cmd.values });
-          if (!this.busy && this.until === undefined) this.applyDue();
+          // paused (a pause still settling applies it once settled)
+          if (!this.busy && this.until === undefined && !this.pauseWanted) this.applyDue();
           return;
         case 'speed':
           this.speed = cmd.speed;
@@ -173,15 +181,17 @@ class SessionHost {
     this.until = until;
     this.pauseWanted = false;
     if (this.busy) return;
-    if (this.s && this.s.iteration >= (until ?? this.s.total)) this.stopHere();
+    if (this.s && this.s.iteration >= (until ?? this.s.total)) this.pause(); // there already: settle and stop
     else this.schedule(0);
   }
 
-  /** Pause now, or, while a step is in progress, at its end. */
+  /** Pause now, or, while a step is in progress or work computed ahead is to settle, once it is done. */
   private pause(): void {
     this.until = undefined;
-    if (this.busy) this.pauseWanted = true;
-    else this.stopHere();
+    if (this.busy || this.s?.settle) {
+      this.pauseWanted = true;
+      if (!this.busy) this.schedule(0); // the loop settles, then stops
+    } else this.stopHere();
   }
 
   /** Draw these runs' policy trees (none: stop); sent with every data block from now on. */
@@ -259,6 +269,12 @@ class SessionHost {
     try {
       if (this.turnsWanted) await this.stepTurns(s);
       else if (this.until !== undefined) await this.runSlice(s);
+      else if (this.pauseWanted) {
+        await s.settle?.();
+        this.applyDue();
+        this.pauseWanted = false;
+        this.stopHere();
+      }
     } finally {
       this.busy = false;
       if (this.failed) this.disposeRuns();
@@ -268,6 +284,7 @@ class SessionHost {
   /** Step turn by turn: one iteration, recording what each run did at each turn, then pause. */
   private async stepTurns(s: Steppable): Promise<void> {
     this.turnsWanted = false;
+    await s.settle?.();
     this.applyDue();
     const k = s.iteration;
     const records = await s.step(true);
@@ -291,12 +308,14 @@ class SessionHost {
       await s.step(false, this.stepLimit(s));
       if (this.speed > 0 || performance.now() - t0 > SLICE_MS) break;
     }
-    this.applyDue();
     if (this.pauseWanted || this.until === undefined || s.iteration >= (this.until ?? s.total)) {
+      await s.settle?.();
+      this.applyDue();
       this.pauseWanted = false;
       this.stopHere();
       return;
     }
+    this.applyDue();
     this.flush();
     this.schedule(this.speed > 0 ? Math.max(0, 1000 / this.speed - (performance.now() - t0)) : 0);
   }

@@ -13,7 +13,8 @@ import { TURN_STEP_NEEDS_CPU } from './session-protocol';
 /**
  * The WebGPU executor's runs as a session: every run in one shard, several iterations per dispatch
  * (as many as take about READBACK_MS, never past the next pause, step or hot change, which land
- * between iterations as on the other executors).
+ * between iterations as on the other executors), the next dispatch submitted before the last one's
+ * read back while the session runs on (settled before it stops).
  *
  * A lost device (a driver reset, a GPU taken away, `device.destroy()`) does not end the run: the
  * CPU executor takes over from the last iteration the GPU completed, from the logits and Adam
@@ -78,7 +79,8 @@ export const makeWebGpuSteppable: MakeSteppable = async (config, specs) => {
       if (!cpu) {
         try {
           if (lost) throw new Error(lost);
-          await shard.step(Math.min(limit, shard.suggestedK()));
+          // the next dispatch goes in before this one's read back, as far as the session's limit (shard.ts)
+          await shard.step(Math.min(limit, shard.suggestedK()), shard.iteration + limit);
           return null;
         } catch (e) {
           fallBack(lost ?? `the WebGPU executor failed (${e instanceof Error ? e.message : String(e)})`);
@@ -86,6 +88,15 @@ export const makeWebGpuSteppable: MakeSteppable = async (config, specs) => {
       }
       cpu!.step();
       return null;
+    },
+    async settle() {
+      if (cpu || !shard.inFlight) return;
+      try {
+        if (lost) throw new Error(lost);
+        await shard.settle();
+      } catch (e) {
+        fallBack(lost ?? `the WebGPU executor failed (${e instanceof Error ? e.message : String(e)})`);
+      }
     },
     applyHot(v) {
       applyHotValues(exp, v); // the one experiment both shards read

@@ -8,7 +8,7 @@ import { flatReturns, returnRange } from '../env/returns';
 import type { RunSeries } from '../run/series';
 import { claim, claim1, claim2, claim3, NOT_TESTABLE, type Ctx } from './rules';
 import { claim4, claim5, twinsOf } from './rules-twins';
-import { allTerms, lastFiniteIndex } from './terms';
+import { allTerms, lastFiniteIndex, type AlgorithmTerms } from './terms';
 import { makeFmt } from './text';
 import type { Claim, ClaimPart, ClaimsInput, ClaimsRun } from './types';
 
@@ -35,10 +35,12 @@ export { clopperPearson, fisherGreater } from './stats';
 /** The learners' objective: J_γ when ClaimsInput.JgammaStar is set (γ < 1 with per-turn rewards), else J. */
 const discounted = (input: ClaimsInput): boolean => input.JgammaStar !== undefined && input.JgammaStar !== null;
 
-/** The five verdicts of docs/claims.md, in order 1..5. */
-export function computeClaims(input: ClaimsInput): Claim[] {
+/**
+ * The five verdicts of docs/claims.md, in order 1..5. `termsJ`: allTerms(input, 'J') when the
+ * caller has it already (the page's caption reads the same terms), else computed here.
+ */
+export function computeClaims(input: ClaimsInput, termsJ: AlgorithmTerms[] = allTerms(input, 'J')): Claim[] {
   const disc = discounted(input);
-  const termsJ = allTerms(input, 'J');
   let iterationsDone = 0;
   for (const runs of input.runs) for (const r of runs) iterationsDone = Math.max(iterationsDone, lastFiniteIndex(r.J), r.diverged ?? 0);
   const ctx: Ctx = {

@@ -4,7 +4,7 @@
 // tests call it on the streamed (partial) series.
 
 import { algorithmLabel } from '../algo/records';
-import { allTerms, AT_JSTAR, claimsRunOf, computeClaims, experimentFacts, jDecimals, type Claim, type ClaimsInput, type SeedTerms } from '../claims';
+import { allTerms, AT_JSTAR, claimsRunOf, computeClaims, experimentFacts, jDecimals, type AlgorithmTerms, type Claim, type ClaimsInput, type SeedTerms } from '../claims';
 import { needsMonteCarlo, type Experiment } from '../config/resolve';
 import { returnRange } from '../env/returns';
 import { storedUpTo, type RunSeries } from '../run/series';
@@ -186,7 +186,33 @@ export function claimsInputOfLive(exp: Experiment, Jstar: number, summaries: rea
 
 /** The five verdicts (docs/claims.md) on the summarized runs. */
 export function liveClaims(exp: Experiment, Jstar: number, summaries: readonly LiveSummary[]): Claim[] {
-  return computeClaims(claimsInputOfLive(exp, Jstar, summaries));
+  return judgeLive(exp, Jstar, summaries).claims;
+}
+
+/** The claims engine's input, its terms on J and its verdicts for one array of summaries. */
+export interface LiveJudgement {
+  input: ClaimsInput;
+  terms: AlgorithmTerms[];
+  claims: Claim[];
+}
+
+const judged = new WeakMap<readonly LiveSummary[], LiveJudgement & { exp: Experiment; Jstar: number }>();
+
+/**
+ * The verdicts on the summarized runs with the input and terms they were decided on, computed once
+ * per array of summaries: the page's verdict panel and caption read the same array (each in a task
+ * of its own), and the terms of 1,024 runs cost tens of ms. A summary holds each run's values up
+ * to its own iteration, which never change once written, so a later call on the same array gets
+ * what a fresh computation would.
+ */
+export function judgeLive(exp: Experiment, Jstar: number, summaries: readonly LiveSummary[]): LiveJudgement {
+  const hit = judged.get(summaries);
+  if (hit && hit.exp === exp && hit.Jstar === Jstar) return hit;
+  const input = claimsInputOfLive(exp, Jstar, summaries);
+  const terms = allTerms(input);
+  const made = { exp, Jstar, input, terms, claims: computeClaims(input, terms) };
+  judged.set(summaries, made);
+  return made;
 }
 
 /** "Claim 4 (SeeUPO in reverse order …): observed — <reason>" */
@@ -250,8 +276,7 @@ export function captionParts(input: CaptionInput, summaries: readonly LiveSummar
   const d = jDecimals(returnRange(exp.env));
   const num = (v: number) => (Number.isFinite(v) ? v.toFixed(d) : 'n/a');
   const label = (s: LiveSummary) => input.algorithms?.[s.algoIndex]?.label ?? s.label;
-  const claimsInput = claimsInputOfLive(exp, Jstar, summaries);
-  const terms = allTerms(claimsInput);
+  const { terms, claims } = judgeLive(exp, Jstar, summaries);
   const sentences: string[] = [];
 
   // 1. Where each algorithm's seeds ended: at J*, stuck (stalled per §8), or still improving.
@@ -297,7 +322,6 @@ export function captionParts(input: CaptionInput, summaries: readonly LiveSummar
   }
 
   // 2. The paper's claims: the verdicts of the claims engine, one sentence each.
-  const claims = computeClaims(claimsInput);
   sentences.push(...claimSentences(claims));
 
   return { prefix, sentences, claims };

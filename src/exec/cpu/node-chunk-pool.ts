@@ -15,16 +15,20 @@ export class NodeChunkPool {
   private jobs = 0;
   private onMessage: (m: ChunkMessage) => void = () => {};
   private closing = false;
+  private readonly threads: number;
 
   /**
    * `threads`: this thread and up to threads − 1 workers running `workerUrl` (the bundled
-   * cpu-worker.js); `threadsFor`: how many a batch of `workMs` estimated work is worth.
+   * cpu-worker.js; null: this thread alone); `threadsFor`: how many a batch of `workMs` estimated
+   * work is worth.
    */
   constructor(
-    private readonly workerUrl: URL,
-    private readonly threads: number,
+    private readonly workerUrl: URL | null,
+    threads: number,
     private readonly threadsFor: (workMs: number, threads: number, runs: number) => number = threadsForWork,
-  ) {}
+  ) {
+    this.threads = workerUrl ? threads : 1;
+  }
 
   /**
    * Run `specs` of `exp` to the end on as many threads as the batch's work is worth (work.ts);
@@ -98,7 +102,7 @@ export class NodeChunkPool {
     if (!this.workers[w]) {
       // loaded on the first worker: a sweep that stays on this thread does not load worker_threads
       const { Worker } = process.getBuiltinModule('node:worker_threads') as typeof import('node:worker_threads');
-      const worker = new Worker(this.workerUrl, { workerData: { pool: true } });
+      const worker = new Worker(this.workerUrl!, { workerData: { pool: true } });
       worker.on('message', (m: ChunkMessage) => this.onMessage(m));
       worker.on('error', (e) => this.failRunning(e.message));
       // a worker that ends while the pool is open would leave its claimed chunk unfinished

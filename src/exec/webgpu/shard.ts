@@ -44,7 +44,13 @@ export class WebGpuShard {
   private algos!: GPUBuffer;
   private params!: GPUBuffer;
   private rec!: GPUBuffer;
-  private staging!: GPUBuffer;
+  /** Used in turn: a dispatch may be read back while the next one is in flight (step's `ahead`; the second is made then). */
+  private staging: GPUBuffer[] = [];
+  private stagingBytes = 0;
+  /** A dispatch submitted ahead and not read back yet (step's `ahead`), or null. */
+  private pending: InFlight | null = null;
+  /** When the last read back came in (ms): a dispatch submitted ahead is timed from there, not from its submission. */
+  private lastReadBack = -Infinity;
   private thetaBuf!: GPUBuffer;
   private adamBuf!: GPUBuffer;
   private bindings: GPUBuffer[] = [];
@@ -151,8 +157,18 @@ export class WebGpuShard {
     const runInfo = this.storage(packRunInfo(this.exp.seed, this.specs));
     this.bindings = [tablesBuf, itabBuf, this.algos, this.thetaBuf, this.adamBuf, scr, this.rec, this.params, runInfo];
     const snapWords = this.snapshot ? thetaWords(shape) * runs + 2 + (this.adamOn ? adamWords(shape) * runs : 0) : 0;
-    this.staging = device.createBuffer({ size: this.rec.size + snapWords * 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    this.buffers.push(this.staging);
+    this.stagingBytes = this.rec.size + snapWords * 4;
+    this.stagingBuffer(0);
+  }
+
+  /** Staging buffer i (0 or 1), made the first time it is used. */
+  private stagingBuffer(i: number): GPUBuffer {
+    if (!this.staging[i]) {
+      const b = this.device.createBuffer({ size: this.stagingBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      this.buffers.push(b);
+      this.staging[i] = b;
+    }
+    return this.staging[i]!;
   }
 
   /** The kernel compiled for this shape (its errors with their lines, if any) and bound to the buffers. */
@@ -194,10 +210,43 @@ export class WebGpuShard {
   /**
    * Up to `k` iterations of every run in one dispatch and one read back; fewer when a scheduled
    * change falls inside (it applies at its iteration, as on the CPU executor). Returns the iterations done.
+   *
+   * `upTo`: the iteration the runs may be computed to before anything can change their course (a
+   * pause, a step, a hot change: the session's limit). When it lies past this dispatch, the next
+   * dispatch (up to suggestedK() iterations, not past `upTo`) is submitted before this one's read
+   * back is waited for, so the GPU computes it while the read back travels to this thread and is
+   * recorded; the next step() reads it back instead of submitting one of its `k`. The caller calls
+   * settle() before it stops the runs. A dispatch in flight when the shard is disposed is never read.
    */
-  async step(k = 1): Promise<number> {
-    if (this.done || !this.pipeline || this.disposed) return 0;
-    const start = this.iteration;
+  async step(k = 1, upTo = 0): Promise<number> {
+    if (this.disposed || !this.pipeline) return 0;
+    let cur = this.pending;
+    this.pending = null;
+    if (!cur) {
+      if (this.done) return 0;
+      cur = this.submit(this.iteration, k);
+    }
+    const after = cur.start + cur.K;
+    const ahead = Math.min(upTo, this.exp.iterations) - after;
+    if (ahead > 0) this.pending = this.submit(after, Math.min(ahead, this.suggestedK()), cur.staging);
+    await this.collect(cur);
+    return cur.K;
+  }
+
+  /** Read back and record the dispatch submitted ahead, if any: the runs then stand where the last dispatch left them. */
+  async settle(): Promise<void> {
+    const cur = this.pending;
+    this.pending = null;
+    if (cur && !this.disposed) await this.collect(cur);
+  }
+
+  /** Whether a dispatch submitted ahead is still to be read back (settle). */
+  get inFlight(): boolean {
+    return this.pending !== null;
+  }
+
+  /** Submit up to `k` iterations from `start` (cut at a scheduled change) and their read back, into a staging buffer other than `busy` (a dispatch's not read back yet). */
+  private submit(start: number, k: number, busy: GPUBuffer | null = null): InFlight {
     if (applyScheduled(this.exp, start)) this.writeAlgos();
     let K = Math.min(k, MAX_K, this.exp.iterations - start);
     for (const c of this.exp.changes) if (c.at > start && c.at < start + K) K = c.at - start;
@@ -212,38 +261,53 @@ export class WebGpuShard {
       this.device.queue.writeBuffer(this.params, 0, new Uint32Array([end, K, start, first]));
       const enc = this.device.createCommandEncoder();
       const pass = enc.beginComputePass();
-      pass.setPipeline(this.pipeline);
+      pass.setPipeline(this.pipeline!);
       pass.setBindGroup(0, this.bind!);
       pass.dispatchWorkgroups(Math.ceil((end - first) / this.shape.workgroup!));
       pass.end();
       this.device.queue.submit([enc.finish()]);
       this.dispatches++;
     }
+    const staging = this.stagingBuffer(busy === this.staging[0] ? 1 : 0);
     const enc = this.device.createCommandEncoder();
     const recBytes = REC * K * runs * 4;
     const base = this.rec.size; // the snapshot sits after the largest records block
     const thetaBytes = this.snapshot ? thetaWords(this.shape) * runs * 4 : 0;
     const adamBytes = this.snapshot && this.exp.optimizer.kind === 'adam' ? adamWords(this.shape) * runs * 4 : 0;
-    enc.copyBufferToBuffer(this.rec, 0, this.staging, 0, recBytes);
-    if (thetaBytes) enc.copyBufferToBuffer(this.thetaBuf, 0, this.staging, base, thetaBytes);
+    enc.copyBufferToBuffer(this.rec, 0, staging, 0, recBytes);
+    if (thetaBytes) enc.copyBufferToBuffer(this.thetaBuf, 0, staging, base, thetaBytes);
     const adamAt = base + Math.ceil(thetaBytes / 8) * 8; // mapped ranges start at multiples of 8
-    if (adamBytes) enc.copyBufferToBuffer(this.adamBuf, 0, this.staging, adamAt, adamBytes);
+    if (adamBytes) enc.copyBufferToBuffer(this.adamBuf, 0, staging, adamAt, adamBytes);
     this.device.queue.submit([enc.finish()]);
-    // the error scope and the read back wait together: one round trip to the GPU process, not two
-    const [invalid] = await Promise.all([this.device.popErrorScope(), this.staging.mapAsync(GPUMapMode.READ)]);
+    // the error scope and the read back wait together: one round trip to the GPU process, not two;
+    // settled, never rejected, so that a dispatch in flight when the shard is disposed fails quietly
+    const ready = Promise.all([this.device.popErrorScope(), staging.mapAsync(GPUMapMode.READ)]).then(
+      ([invalid]) => ({ invalid, failed: null }),
+      (failed: unknown) => ({ invalid: null, failed }),
+    );
+    return { start, K, t0, staging, recBytes, thetaBytes, adamBytes, adamAt, base, ready };
+  }
+
+  /** Wait for a dispatch's read back and record it: the runs' series, the snapshot, the iteration. */
+  private async collect(d: InFlight): Promise<void> {
+    const { invalid, failed } = await d.ready;
+    if (failed) throw failed;
+    const { staging } = d;
     if (invalid) {
-      this.staging.unmap();
+      staging.unmap();
       throw new Error(`the WebGPU dispatch was refused: ${invalid.message}`);
     }
     this.readbacks++;
-    const out = new Float32Array(this.staging.getMappedRange(0, recBytes).slice(0));
-    if (thetaBytes) this.snapshotTheta = new Float32Array(this.staging.getMappedRange(base, thetaBytes).slice(0));
-    if (adamBytes) this.snapshotAdam = new Float32Array(this.staging.getMappedRange(adamAt, adamBytes).slice(0));
-    this.staging.unmap();
-    this.msPerIteration = (performance.now() - t0) / K;
-    this.recordDispatch(out, start, K);
-    this.iteration = start + K;
-    return K;
+    const out = new Float32Array(staging.getMappedRange(0, d.recBytes).slice(0));
+    if (d.thetaBytes) this.snapshotTheta = new Float32Array(staging.getMappedRange(d.base, d.thetaBytes).slice(0));
+    if (d.adamBytes) this.snapshotAdam = new Float32Array(staging.getMappedRange(d.adamAt, d.adamBytes).slice(0));
+    staging.unmap();
+    const now = performance.now();
+    // submitted ahead: the GPU began it when the one before was done, about when that one's read back came in
+    this.msPerIteration = (now - Math.max(d.t0, this.lastReadBack)) / d.K;
+    this.lastReadBack = now;
+    this.recordDispatch(out, d.start, d.K);
+    this.iteration = d.start + d.K;
   }
 
   /** The K records of every run read back, into the runs' series (a run stops at its first non-finite number). */
@@ -294,4 +358,19 @@ export class WebGpuShard {
     for (const b of this.buffers) b.destroy();
     this.buffers.length = 0;
   }
+}
+
+/** A dispatch submitted and its read back on the way. */
+interface InFlight {
+  start: number;
+  K: number;
+  /** When it was submitted (ms). */
+  t0: number;
+  staging: GPUBuffer;
+  recBytes: number;
+  thetaBytes: number;
+  adamBytes: number;
+  adamAt: number;
+  base: number;
+  ready: Promise<{ invalid: GPUError | null; failed: unknown }>;
 }

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { memoLast } from '../memo-last';
-import { CLAIMS_RULES, computeClaims, jDecimals, type Claim, type ClaimPart } from '../../core/claims';
-import { claimSentence, claimsInputOfLive } from '../../core/metrics/captions';
+import { CLAIMS_RULES, jDecimals, type Claim, type ClaimPart } from '../../core/claims';
+import { claimSentence, judgeLive } from '../../core/metrics/captions';
 import { CLAIM_TEXT, VERDICT_MEANING, verdictWord, type ClaimNumber } from '../claims-text';
 import { currentLesson, selectClaim, useApp } from '../store';
 import { lessonVerdict } from '../../core/lessons/verdict';
@@ -30,7 +30,7 @@ export interface LiveClaims {
 /** The last verdicts computed: the panel, the Claims view's cards, the banner and the tour share them. */
 const liveClaims = memoLast(({ plan, live, version }: { plan: Plan; live: Live | null; version: number }) => [plan, live, version], ({ plan, live, version }) => timedSlot(SLOTS.claims, () => {
   const summaries = liveSummaries({ plan, live, version, slot: SLOTS.claims });
-  const claims = computeClaims(claimsInputOfLive(plan.exp, plan.Jstar, summaries));
+  const { claims } = judgeLive(plan.exp, plan.Jstar, summaries); // shared with the caption (captions.ts)
   const ran = summaries.length > 0 && summaries.some((s) => s.finals.some(Number.isFinite));
   return { claims, iteration: ran ? summaries[0].iteration : -1, total: plan.exp.iterations, ran, rules: CLAIMS_RULES };
 }));
