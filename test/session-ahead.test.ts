@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { resolveConfig, type Experiment } from '../src/core/config/resolve';
 import { allRuns, partitionRuns } from '../src/core/run/partition';
 import { makeRunSeries, storageStride } from '../src/core/run/series';
-import { CpuShard } from '../src/exec/cpu/shard';
+import { directSeries } from './support/engine';
 import { makeCpuSteppable } from '../src/worker/cpu-session';
 import { Session, type Connect } from '../src/worker/session-client';
 import { sessionHost, type MakeSteppable, type Steppable } from '../src/worker/session-host';
@@ -90,14 +90,7 @@ function open(config: unknown, parts: number) {
   return { exp, live, session, isReady, made, errors };
 }
 
-function direct(exp: Experiment, change?: { at: number; apply: (exp: Experiment) => void }) {
-  const shard = new CpuShard(exp, allRuns(exp));
-  while (!shard.done) {
-    if (change && shard.iteration === change.at) change.apply(exp);
-    shard.step();
-  }
-  return shard.series;
-}
+const direct = directSeries;
 
 describe('a session whose runs compute ahead', () => {
   it('runs exactly to an iteration: nothing computed past it, nothing left in flight', async () => {

@@ -3,6 +3,7 @@ import { resolveConfig, type Experiment } from '../src/core/config/resolve';
 import { allRuns, partitionRuns } from '../src/core/run/partition';
 import { makeRunSeries, storageStride } from '../src/core/run/series';
 import { CpuShard } from '../src/exec/cpu/shard';
+import { directSeries } from './support/engine';
 import { makeCpuSteppable } from '../src/worker/cpu-session';
 import { Session, type Connect } from '../src/worker/session-client';
 import { sessionHost, type MakeSteppable } from '../src/worker/session-host';
@@ -48,15 +49,7 @@ function open(config: unknown, parts: number) {
   return { exp, live, session, isReady, done: () => finished };
 }
 
-/** The same runs computed directly in one shard, optionally changing values before an iteration. */
-function direct(exp: Experiment, change?: { at: number; apply: (exp: Experiment) => void }) {
-  const shard = new CpuShard(exp, allRuns(exp));
-  while (!shard.done) {
-    if (change && shard.iteration === change.at) change.apply(exp);
-    shard.step();
-  }
-  return shard.series;
-}
+const direct = directSeries;
 
 describe('interactive session', () => {
   it('streams every metric of every run, equal to a direct run, across two workers', async () => {

@@ -1,5 +1,6 @@
-import { resolveConfig } from '../../src/core/config/resolve';
+import { resolveConfig, type Experiment } from '../../src/core/config/resolve';
 import { CpuShard } from '../../src/exec/cpu/shard';
+import { allRuns } from '../../src/core/run/partition';
 
 /** A one-context custom environment config. */
 export function customConfig(opts: {
@@ -43,3 +44,16 @@ export const maxAbsDiff = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
   return m;
 };
+
+/**
+ * Every run of `exp` computed directly in one shard on this thread, optionally changing values
+ * (`change.apply`) before iteration `change.at`: what a session's streamed series must equal.
+ */
+export function directSeries(exp: Experiment, change?: { at: number; apply: (exp: Experiment) => void }) {
+  const shard = new CpuShard(exp, allRuns(exp));
+  while (!shard.done) {
+    if (change && shard.iteration === change.at) change.apply(exp);
+    shard.step();
+  }
+  return shard.series;
+}
