@@ -2,7 +2,6 @@ import type { Experiment } from '../../core/config/resolve';
 import type { RunSpec } from '../../core/run/partition';
 import type { RunSeries } from '../../core/run/series';
 import { CpuShard } from './shard';
-import { estimateWorkMs } from './work';
 
 // Runs handed out while running: a batch's runs are cut into many small chunks, and every
 // thread (this one and each worker) takes the next chunk as it frees up, through one shared
@@ -16,9 +15,8 @@ const CHUNK_MS = 40;
 /** At most this many chunks per thread. */
 const MAX_CHUNKS_PER_THREAD = 32;
 
-/** Cut `specs` (in order) into contiguous chunks for `threads` threads. */
-export function chunkRuns(exp: Experiment, specs: readonly RunSpec[], threads: number): RunSpec[][] {
-  const workMs = (estimateWorkMs(exp) * specs.length) / Math.max(1, exp.algorithms.length * exp.seedIndices.length);
+/** Cut `specs` (in order) into contiguous chunks for `threads` threads; `workMs`: their estimated work (work.ts). */
+export function chunkRuns(specs: readonly RunSpec[], threads: number, workMs: number): RunSpec[][] {
   const wanted = Math.min(threads * MAX_CHUNKS_PER_THREAD, Math.max(threads, Math.floor(workMs / CHUNK_MS)));
   const n = Math.max(1, Math.min(specs.length, wanted));
   const out: RunSpec[][] = [];

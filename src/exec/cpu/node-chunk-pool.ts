@@ -3,7 +3,7 @@ import type { Experiment } from '../../core/config/resolve';
 import type { RunSpec } from '../../core/run/partition';
 import type { RunSeries } from '../../core/run/series';
 import { chunkRuns, claimChunk, runChunk, stopClaiming, type ChunkJob, type ChunkMessage } from './chunks';
-import { estimateWorkMs, threadsForWork } from './work';
+import { estimateRunsWorkMs, threadsForWork } from './work';
 
 /**
  * Node worker threads that stay up between batches and take a batch's runs chunk by chunk
@@ -36,9 +36,9 @@ export class NodeChunkPool {
    * every series, in the order of `specs`.
    */
   run(exp: Experiment, specs: RunSpec[], onChunk?: (series: RunSeries[]) => void): Promise<RunSeries[]> {
-    const workMs = (estimateWorkMs(exp) * specs.length) / Math.max(1, exp.algorithms.length * exp.seedIndices.length);
+    const workMs = estimateRunsWorkMs(exp, specs.length);
     const threads = this.threadsFor(workMs, this.threads, specs.length);
-    const chunks = chunkRuns(exp, specs, threads);
+    const chunks = chunkRuns(specs, threads, workMs);
     const counter = new Int32Array(new SharedArrayBuffer(4));
     const job = ++this.jobs;
     const parts: RunSeries[][] = new Array(chunks.length);

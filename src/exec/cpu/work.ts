@@ -45,3 +45,8 @@ export function threadsForWork(workMs: number, available: number, runs: number):
   const worth = Math.floor(workMs / MIN_SHARE_MS);
   return Math.max(1, Math.min(available, runs, worth));
 }
+
+/** Estimated single-thread time (ms) of `runs` of the experiment's runs (a batch's share of them). */
+export function estimateRunsWorkMs(exp: Parameters<typeof estimateWorkMs>[0], runs: number): number {
+  return (estimateWorkMs(exp) * runs) / Math.max(1, exp.algorithms.length * exp.seedIndices.length);
+}
