@@ -6,6 +6,7 @@ import { criticStep } from '../host/rollouts';
 import type { Scratch } from '../host/scratch';
 import type { RunState } from '../host/state';
 import { walkIteration, type StepView } from '../host/schedule';
+import { exactPpuApplies, exactPpuStep } from './exact-ppu';
 import { clearGradient, finishGradient, finishGradientOld, markMoved, refreshStaleLogZ } from '../host/tabular';
 
 // The update rules of docs/math.md "Update rules" on a tabular policy. Every surrogate is scaled so that
@@ -66,6 +67,12 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
   const M = term.M;
   // the first step on these nodes in this iteration finds θ_old there: logZOld and probsOld are current
   const fresh = (sc.freshTurns & turnBits(pb, term.turn)) !== 0;
+  if (term.ratio === 'token' && exactPpuApplies(pb, sc, M, term.turn, term.k0, term.k1, c0, c1, chunkScale)) {
+    nextRatioStamp(sc); // the stamp clippedStep takes below (host/ratio-cache.ts), taken alike
+    exactPpuStep(pb, theta, sc, eps, runLr(pb, run), fresh, stats);
+    sc.freshTurns &= ~turnBits(pb, term.turn);
+    return;
+  }
   if (fresh)
     for (let j = n0; j < n1; j++) {
       logZ[b.nodes[j]] = sc.logZOld[b.nodes[j]];
