@@ -13,6 +13,7 @@ import { fedAdvantage, makePrefixValues, optimalPathIds, policyTreeView, type Po
 import { softmaxTable } from '../../core/env/exact';
 import { nowMs } from '../host/clock';
 import { fixedShapeCopy, syncHotFields } from './algo-copy';
+import { attachExactKernel } from './exact-kernel';
 
 export type { RunSpec };
 
@@ -48,7 +49,8 @@ export class CpuShard {
     this.pb = buildProblem(exp);
     this.sc = makeScratch(this.pb);
     const P = this.pb.params;
-    this.theta = new Float64Array(P * specs.length);
+    // exact mode: θ, and the scratch's log-normalizers, π_old and node stamps, in the memory of the PPU step's kernel (exact-kernel.ts)
+    this.theta = (this.pb.exact ? attachExactKernel(this.pb, this.sc, specs.length) : null) ?? new Float64Array(P * specs.length);
     this.runs = specs.map((s, r) => makeRun(this.pb, fixedShapeCopy(exp.algorithms[s.algoIndex]), s.streamIndex ?? s.algoIndex, s.seedIndex, this.theta.subarray(r * P, (r + 1) * P)));
     this.series = specs.map((s) => makeRunSeries(exp, s.algoIndex, s.seedIndex, every));
     this.evals = EvalCache.applies(this.pb, specs.length) ? new EvalCache(this.pb, specs.length) : null;
