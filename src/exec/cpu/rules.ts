@@ -67,7 +67,7 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
   const M = term.M;
   // the first step on these nodes in this iteration finds θ_old there: logZOld and probsOld are current
   const fresh = (sc.freshTurns & turnBits(pb, term.turn)) !== 0;
-  if (term.ratio === 'token' && exactPpuApplies(pb, sc, M, term.turn, term.k0, term.k1, c0, c1, chunkScale)) {
+  if (pb.exact && term.ratio === 'token' && exactPpuApplies(pb, sc, M, term.turn, term.k0, term.k1, c0, c1, chunkScale)) {
     nextRatioStamp(sc); // the stamp clippedStep takes below (host/ratio-cache.ts), taken alike
     exactPpuStep(pb, theta, sc, eps, runLr(pb, run), fresh, stats);
     sc.freshTurns &= ~turnBits(pb, term.turn);

@@ -171,7 +171,9 @@ export class CpuShard {
   private record(r: number, k: number) {
     const run = this.runs[r];
     const v = this.exactEvals
-      ? this.exactEvals.evaluate(this.pb, r, run.theta, this.sc)
+      ? k === 0
+        ? this.exactEvals.evaluate(this.pb, r, run.theta, this.sc)
+        : this.exactEvals.afterIteration(this.pb, r, run.theta, this.sc)
       : !this.evals
         ? evaluateRun(this.pb, run, this.sc)
         : k === 0
