@@ -78,6 +78,8 @@ export class EvalCache {
 export class ExactEvalCache {
   readonly tables: ExactTables[];
   private readonly entropies: Float64Array[];
+  /** Per run: whether its tables hold an evaluation (else the next is from the whole table). */
+  private readonly kept: Uint8Array;
 
   static applies(pb: Problem, runs: number): boolean {
     return pb.exact && (pb.params + 2 * pb.nodes + pb.rollouts) * runs <= EVAL_CACHE_MAX;
@@ -94,10 +96,17 @@ export class ExactEvalCache {
       leafProb: leafProb.subarray(r * pb.rollouts, (r + 1) * pb.rollouts),
     }));
     this.entropies = Array.from({ length: runs }, (_, r) => entropies.subarray(r * pb.nodes, (r + 1) * pb.nodes));
+    this.kept = new Uint8Array(runs);
   }
 
-  /** Run r's evaluation from its whole table (as iterate.ts's evaluateRun computes it), its tables kept. */
+  /** Run r's evaluation (as iterate.ts's evaluateRun computes it), its tables kept: from the whole table the first time, else right after its iteration (afterIteration). */
   evaluate(pb: Problem, r: number, theta: Float64Array, sc: Scratch): PolicyValue {
+    return this.kept[r] ? this.afterIteration(pb, r, theta, sc) : this.full(pb, r, theta, sc);
+  }
+
+  /** Run r's evaluation from its whole table (θ set from outside: CpuShard.thetaSet), its tables kept. */
+  full(pb: Problem, r: number, theta: Float64Array, sc: Scratch): PolicyValue {
+    this.kept[r] = 1;
     const t = this.tables[r];
     const V = pb.tree.V;
     const h = this.entropies[r];
@@ -107,9 +116,9 @@ export class ExactEvalCache {
   }
 
   /** Run r's evaluation right after its iteration: only the nodes a step of it moved changed; sc.logZ holds theirs at θ where current (logZAt). */
-  afterIteration(pb: Problem, r: number, theta: Float64Array, sc: Scratch): PolicyValue {
+  private afterIteration(pb: Problem, r: number, theta: Float64Array, sc: Scratch): PolicyValue {
     // only the batch's nodes are marked when they move (an Adam step moves every node of its turn): exact mode's batch is every node
-    if (sc.batch.nNodes !== pb.nodes) return this.evaluate(pb, r, theta, sc);
+    if (sc.batch.nNodes !== pb.nodes) return this.full(pb, r, theta, sc);
     const t = this.tables[r];
     const V = pb.tree.V;
     const h = this.entropies[r];

@@ -6,6 +6,7 @@ import { criticStep } from '../host/rollouts';
 import type { Scratch } from '../host/scratch';
 import type { RunState } from '../host/state';
 import { walkIteration, type StepView } from '../host/schedule';
+import { kernelOf } from './exact-kernel';
 import { exactPpuApplies, exactPpuStep } from './exact-ppu';
 import { clearGradient, finishGradient, finishGradientOld, markMoved, refreshStaleLogZ } from '../host/tabular';
 
@@ -67,12 +68,6 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
   const M = term.M;
   // the first step on these nodes in this iteration finds θ_old there: logZOld and probsOld are current
   const fresh = (sc.freshTurns & turnBits(pb, term.turn)) !== 0;
-  if (pb.exact && term.ratio === 'token' && exactPpuApplies(pb, sc, M, term.turn, term.k0, term.k1, c0, c1, chunkScale)) {
-    nextRatioStamp(sc); // the stamp clippedStep takes below (host/ratio-cache.ts), taken alike
-    exactPpuStep(pb, theta, sc, eps, runLr(pb, run), fresh, stats);
-    sc.freshTurns &= ~turnBits(pb, term.turn);
-    return;
-  }
   if (fresh)
     for (let j = n0; j < n1; j++) {
       logZ[b.nodes[j]] = sc.logZOld[b.nodes[j]];
@@ -192,6 +187,14 @@ function clippedStep(pb: Problem, run: RunState, sc: Scratch, term: Term, c0: nu
   sc.freshTurns &= ~turnBits(pb, term.turn);
 }
 
+/** clippedStep where exactPpuApplies: its stamps and fresh turns, the step itself by exactPpuStep. */
+function exactClippedStep(pb: Problem, run: RunState, sc: Scratch, turn: number, stats: UpdateStats): void {
+  const fresh = (sc.freshTurns & turnBits(pb, turn)) !== 0; // θ = θ_old at these nodes: logZOld and probsOld are current
+  nextRatioStamp(sc); // the stamp clippedStep takes (host/ratio-cache.ts), taken alike
+  exactPpuStep(pb, run.theta, sc, run.algo.clip, runLr(pb, run), fresh, stats);
+  sc.freshTurns &= ~turnBits(pb, turn);
+}
+
 /** REINFORCE: one step along Σ_tok Â·∇log π(tok); the gradient is already in sc.grad (policyGradient). */
 export function reinforceUpdate(pb: Problem, run: RunState, sc: Scratch): void {
   const b = sc.batch;
@@ -241,7 +244,22 @@ function walk(pb: Problem, run: RunState, sc: Scratch, stats: UpdateStats, onTur
 
 /** PPU, all turns at once: token-level (PPO/GRPO) or sequence-level (GSPO) ratios; a GAE critic steps after each pass. */
 export function ppuUpdate(pb: Problem, run: RunState, sc: Scratch, stats: UpdateStats): void {
-  walk(pb, run, sc, stats, undefined, ppuStep);
+  // exact mode's PPO / GRPO steps in the shard's kernel (exact-ppu.ts) where it applies: chosen once per iteration, so the other steps run as before
+  walk(pb, run, sc, stats, undefined, pb.exact ? exactStepOf(run, sc) : ppuStep);
+}
+
+/** Exact mode's step function for a PPU iteration: exactPpuStepView where the shard has a kernel and the ratios are per token. */
+function exactStepOf(run: RunState, sc: Scratch): (s: Readonly<StepView>) => void {
+  return run.algo.ratio !== 'sequence' && kernelOf(sc) !== undefined ? exactPpuStepView : ppuStep;
+}
+
+/** ppuStep with clippedStep's step taken by exactPpuStep where exactPpuApplies (every step of an exact PPO / GRPO iteration under SGD). */
+function exactPpuStepView(s: Readonly<StepView>): void {
+  const { pb, run, sc, stats } = walking;
+  const term = termOf(s, sc.batch, pb.tree.N, null);
+  if (term.ratio === 'token' && exactPpuApplies(pb, sc, null, term.turn, term.k0, term.k1, s.from, s.to, s.scale)) exactClippedStep(pb, run, sc, term.turn, stats);
+  else clippedStep(pb, run, sc, term, s.from, s.to, s.scale, stats);
+  if (run.algo.advantage === 'gae' && s.lastOfEpoch) criticStep(pb, run, sc, criticLr(pb, run));
 }
 
 function ppuStep(s: Readonly<StepView>): void {

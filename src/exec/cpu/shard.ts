@@ -162,7 +162,7 @@ export class CpuShard {
    */
   thetaSet(): void {
     this.runs.forEach((run, r) => {
-      if (this.exactEvals) this.exactEvals.evaluate(this.pb, r, run.theta, this.sc);
+      if (this.exactEvals) this.exactEvals.full(this.pb, r, run.theta, this.sc);
       else if (this.evals) this.evals.full(this.pb, r, run.theta, this.sc);
     });
   }
@@ -171,9 +171,7 @@ export class CpuShard {
   private record(r: number, k: number) {
     const run = this.runs[r];
     const v = this.exactEvals
-      ? k === 0
-        ? this.exactEvals.evaluate(this.pb, r, run.theta, this.sc)
-        : this.exactEvals.afterIteration(this.pb, r, run.theta, this.sc)
+      ? this.exactEvals.evaluate(this.pb, r, run.theta, this.sc)
       : !this.evals
         ? evaluateRun(this.pb, run, this.sc)
         : k === 0
