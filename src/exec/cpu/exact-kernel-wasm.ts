@@ -23,7 +23,7 @@ const at4 = (base: number, i: number): Code => [op.get(base), op.get(i), op.i32(
 const at24 = (base: number, i: number): Code => [op.get(base), op.get(i), op.i32(24), op.i32mul, op.i32add];
 
 /** tokens(live, at, tok; eps, lo, hi, clipNum, clipDen): clippedStep's token loop; clipNum, clipDen to memory [0, 16). */
-const tokens: Func = {
+const tokens = (): Func => ({
   params: [I32, I32, I32, F64, F64, F64, F64, F64],
   results: [],
   locals: [I32, I32, F64, F64, F64, F64, I32],
@@ -54,10 +54,10 @@ const tokens: Func = {
     op.i32(0), op.get(num), op.f64store(0),
     op.i32(0), op.get(den), op.f64store(8),
   ])(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14),
-};
+});
 
 /** ratios(nodes, nNodes, V, theta, f, logZ, ratiosAt, now): refreshRatios (host/ratio-cache.ts) into f. */
-const ratios: Func = {
+const ratios = (): Func => ({
   params: [I32, I32, I32, I32, I32, I32, I32, I32],
   results: [],
   locals: [I32, I32, I32, I32, F64, F64],
@@ -84,13 +84,13 @@ const ratios: Func = {
     op.end,
     op.end,
   ])(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13),
-};
+});
 
 /**
  * finish(nodes, nNodes, V, theta, f, gsum, logZ, probsOld, logZAt, ratiosAt, movedAt, fresh, now; lr):
  * finishAndStepSgd (host/optimizer.ts) on f's gradients and gsum; its probe to memory [16, 24).
  */
-const finish: Func = {
+const finish = (): Func => ({
   params: [I32, I32, I32, I32, I32, I32, I32, I32, I32, I32, I32, I32, I32, F64],
   results: [],
   locals: [I32, I32, I32, I32, I32, I32, I32, F64, F64, F64, F64, F64],
@@ -143,10 +143,10 @@ const finish: Func = {
       op.i32(0), op.get(probe), op.f64store(16),
     ];
   })(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25),
-};
+});
 
 /** logZs(nodes, nNodes, V, theta, logZ, logZAt, now): refreshStaleLogZ with logNormalizer (host/tabular.ts). */
-const logZs: Func = {
+const logZs = (): Func => ({
   params: [I32, I32, I32, I32, I32, I32, I32],
   results: [],
   locals: [I32, I32, I32, I32, F64, F64, F64],
@@ -179,14 +179,14 @@ const logZs: Func = {
     op.end,
     op.end,
   ])(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13),
-};
+});
 
 /**
  * epoch(nodes, nNodes, V, theta, f, gsum, logZ, probsOld, logZAt, ratiosAt, movedAt, fresh, now; lr;
  * live, at, tok; eps, lo, hi, clipNum, clipDen): one step, in one call: logZs (unless fresh: the
  * caller copied logZOld), ratios, tokens, finish.
  */
-const epoch: Func = {
+const epoch = (): Func => ({
   params: [I32, I32, I32, I32, I32, I32, I32, I32, I32, I32, I32, I32, I32, F64, I32, I32, I32, F64, F64, F64, F64, F64],
   results: [],
   locals: [],
@@ -198,7 +198,7 @@ const epoch: Func = {
     [live, atp, tok, eps, lo, hi, num, den].map(op.get), op.call(TOKENS),
     [nodes, nNodes, V, theta, f, gsum, logZ, probsOld, logZAt, ratiosAt, movedAt, fresh, now, lr].map(op.get), op.call(FINISH),
   ])(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21),
-};
+});
 
-/** The module's bytes (imports memory, Math.exp and Math.log; the order fixes the indices above). */
-export const exactKernelBytes = (): Uint8Array<ArrayBuffer> => moduleBytes([expFunc, logFunc, tokens, ratios, finish, logZs, epoch]);
+/** The module's bytes (imports memory, Math.exp and Math.log; the order fixes the indices above), made on demand: nothing is kept at load. */
+export const exactKernelBytes = (): Uint8Array<ArrayBuffer> => moduleBytes([expFunc(), logFunc(), tokens(), ratios(), finish(), logZs(), epoch()]);

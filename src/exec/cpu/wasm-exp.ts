@@ -27,7 +27,7 @@ const t = 5;
 const c = 6;
 
 /** t = x·x; c = x − t·(P1 + t·(P2 + t·(P3 + t·(P4 + t·P5)))). */
-const poly: Code = [
+const poly = (): Code => [
   op.get(x), op.get(x), op.f64mul, op.set(t),
   op.get(x),
   op.get(t), op.f64(P[0]), op.get(t), op.f64(P[1]), op.get(t), op.f64(P[2]), op.get(t), op.f64(P[3]), op.get(t), op.f64(P[4]),
@@ -35,7 +35,8 @@ const poly: Code = [
   op.f64sub, op.set(c),
 ];
 
-export const expFunc: Func = {
+/** The function (made when a module is: nothing is kept from it). */
+export const expFunc = (): Func => ({
   params: [F64],
   results: [F64],
   locals: [F64, I32, F64, F64, F64, F64],
@@ -48,7 +49,7 @@ export const expFunc: Func = {
     op.get(ax), op.f64(HALF_LN2_UP), op.f64lt,
     op.if,
     op.get(ax), op.f64(TINY), op.f64lt, op.if, op.f64(1), op.get(x), op.f64add, op.return, op.end,
-    poly,
+    poly(),
     // 1 − ((x·c)/(c − 2) − x)
     op.f64(1), op.get(x), op.get(c), op.f64mul, op.get(c), op.f64(2), op.f64sub, op.f64div, op.get(x), op.f64sub, op.f64sub, op.return,
     op.end,
@@ -69,10 +70,10 @@ export const expFunc: Func = {
     op.get(t), op.f64(LN2_LO), op.f64mul, op.set(lo),
     op.end,
     op.get(hi), op.get(lo), op.f64sub, op.set(x),
-    poly,
+    poly(),
     // y = 1 − ((lo − (x·c)/(2 − c)) − hi); y·2^k (k ≥ −1021 here: 2^k is a normal double)
     op.f64(1), op.get(lo), op.get(x), op.get(c), op.f64mul, op.f64(2), op.get(c), op.f64sub, op.f64div, op.f64sub, op.get(hi), op.f64sub, op.f64sub,
     op.get(k), op.i32(1023), op.i32add, op.i64extendI32S, op.i64(52), op.i64shl, op.f64reinterpretI64,
     op.f64mul,
   ],
-};
+});

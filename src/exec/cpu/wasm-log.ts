@@ -26,7 +26,8 @@ const hfsq = 11;
 /** if k == 0 return a, else return b (a and b leave one f64 each). */
 const kZero = (a: Code, b: Code): Code => [op.get(k), op.i32eqz, op.ifF64, a, op.else, b, op.end, op.return];
 
-export const logFunc: Func = {
+/** The function (made when a module is: nothing is kept from it). */
+export const logFunc = (): Func => ({
   params: [F64],
   results: [F64],
   locals: [I32, I32, I32, I32, F64, F64, F64, F64, F64, F64, F64],
@@ -80,4 +81,4 @@ export const logFunc: Func = {
     op.get(dk), op.f64(LN2_HI), op.f64mul, op.get(s), op.get(f), op.get(R), op.f64sub, op.f64mul, op.get(dk), op.f64(LN2_LO), op.f64mul, op.f64sub, op.get(f), op.f64sub, op.f64sub,
     op.end,
   ],
-};
+});
