@@ -186,6 +186,7 @@ fn iteration(r: u32, it: u32) {
   ctr = 0u;
   snapshotOld(params.start + it == 0u);
   let zero = fillBatch();
+  storeLogpOld();
   tokenAdvantages();
   let gn = policyGradientNorm();
   applyRule();
