@@ -16,6 +16,7 @@ import { EVALUATION } from './kernel-eval';
 import { mlpSource } from './kernel-mlp';
 import { policySource } from './kernel-policy';
 import { rulesSource } from './kernel-rules';
+import { loopsTestedAtTheEnd } from './loops';
 import { adamWords, ALGO_WORDS, scratchWords, thetaWords, turnTableOffsets, wgslConstants, type KernelShape } from './layout';
 
 /**
@@ -47,11 +48,11 @@ export function usesPrivateState(s: KernelShape): boolean {
   return 4 * (scratchWords(s) + thetaWords(s) + adamWords(s) + ALGO_WORDS) <= PRIVATE_STATE_BYTES;
 }
 
-/** The whole kernel for one experiment shape. */
+/** The whole kernel for one experiment shape (its loops testing their condition at the end: loops.ts). */
 export function kernelSource(s: KernelShape): string {
   const priv = usesPrivateState(s);
   const body = [RANDOM, policySource(s), batchSource(s.sampled), s.mlp ? mlpSource(s.mlp) : '', rulesSource(s), iterationSource(s), EVALUATION].join('\n');
-  return [header(s), BINDINGS, priv ? PRIVATE_COPIES : '', priv ? onPrivateCopies(body) : body, entrySource(s, priv)].join('\n');
+  return loopsTestedAtTheEnd([header(s), BINDINGS, priv ? PRIVATE_COPIES : '', priv ? onPrivateCopies(body) : body, entrySource(s, priv)].join('\n'));
 }
 
 // Each run's scratch, θ, Adam block and algorithm record in private memory for the whole dispatch
