@@ -1,7 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { clearlyMore, clopperPearson, fisherGreater, incompleteBeta, logGamma } from '../src/core/claims/stats';
+import { betaQuantile, clearlyMore, clopperPearson, fisherGreater, incompleteBeta, logGamma } from '../src/core/claims/stats';
 
 describe('log-gamma and the incomplete beta', () => {
+  it('betaQuantile (its Γ terms computed once) is the bisection on incompleteBeta, bit for bit, for the counts of 1 to 64 seeds', () => {
+    const bisect = (q: number, a: number, b: number) => {
+      let lo = 0, hi = 1;
+      for (let i = 0; i < 60; i++) {
+        const mid = (lo + hi) / 2;
+        if (incompleteBeta(mid, a, b) < q) lo = mid;
+        else hi = mid;
+      }
+      return (lo + hi) / 2;
+    };
+    for (let n = 1; n <= 64; n++)
+      for (let k = 0; k <= n; k++) {
+        if (k > 0) expect(Object.is(betaQuantile(0.025, k, n - k + 1), bisect(0.025, k, n - k + 1))).toBe(true);
+        if (k < n) expect(Object.is(betaQuantile(0.975, k + 1, n - k), bisect(0.975, k + 1, n - k))).toBe(true);
+      }
+  });
+
   it('ln Γ on integers and a half-integer', () => {
     expect(logGamma(1)).toBeCloseTo(0, 13);
     expect(logGamma(5)).toBeCloseTo(Math.log(24), 12);

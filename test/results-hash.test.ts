@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/core/config/resolve';
 import { LIMITS } from '../src/core/config/schema';
-import { explainMismatch, executorTag, resultsHash } from '../src/core/metrics/results-hash';
+import fc from 'fast-check';
+import { Digest, explainMismatch, executorTag, resultsHash } from '../src/core/metrics/results-hash';
 import { allRuns } from '../src/core/run/partition';
 import { buildResult } from '../src/core/run/result';
 import { CpuShard } from '../src/exec/cpu/shard';
@@ -16,6 +17,22 @@ import { DEFAULT_VIEW } from '../src/core/config/view';
 const curves = [[[0.5, 0.25, 0.125]], [[1, 0.75, null]]];
 
 describe('resultsHash', () => {
+  it('property: a curve digested at once (values) is the same digest as value by value, nulls, NaN, ±∞, −0, huge and tiny values included', () => {
+    const entry = fc.oneof(fc.double(), fc.double({ min: -2, max: 2 }), fc.constantFrom(null, NaN, Infinity, -Infinity, -0, 0, 9.007199254740993e9, -9.007199254740993e9, 1e300, 5e-7, -5e-7));
+    fc.assert(
+      fc.property(fc.array(fc.array(entry, { maxLength: 40 }), { maxLength: 5 }), (curves) => {
+        const whole = new Digest();
+        const oneByOne = new Digest();
+        for (const J of curves) {
+          whole.values(J);
+          for (const v of J) oneByOne.value(v);
+        }
+        return whole.hex() === oneByOne.hex();
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   const h = (c = curves, by = 'cpu', app = '0.1.0') => resultsHash(['a', 'b'], c, by, app).digest;
   it('is 12 hex digits and a function of the curves only', () => {
     expect(h()).toMatch(/^[0-9a-f]{12}$/);

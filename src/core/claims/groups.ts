@@ -23,9 +23,17 @@ const RULE_SPECIFIC = new Set<string>(Object.values(FIELDS_USED_BY_RULE).flat())
 /** The pseudo-field under which two algorithms with different scheduled clip changes differ. */
 export const CLIP_CHANGES = 'clip changes';
 
+const READ_BY_RULE = new Map<string, ReadonlySet<keyof AlgorithmRecord>>();
 /** Whether the algorithm reads `key`: its rule's fields, the critic's only with gae advantages (fieldsRead, as the config's warnings say). */
-const reads = (a: AlgorithmRecord, key: string): boolean =>
-  typeof a.rule === 'string' && Object.hasOwn(FIELDS_USED_BY_RULE, a.rule) && fieldsRead(a).has(key as keyof AlgorithmRecord);
+const reads = (a: AlgorithmRecord, key: string): boolean => {
+  if (typeof a.rule !== 'string' || !Object.hasOwn(FIELDS_USED_BY_RULE, a.rule)) return false;
+  // fieldsRead depends on the rule and on whether the advantage is gae, nothing else; the twin
+  // search asks for every pair of algorithms and every field, so each set is made once
+  const k = a.advantage === 'gae' ? `${a.rule} gae` : a.rule;
+  let read = READ_BY_RULE.get(k);
+  if (!read) READ_BY_RULE.set(k, (read = fieldsRead(a)));
+  return read.has(key as keyof AlgorithmRecord);
+};
 
 const same = (x: unknown, y: unknown): boolean => Object.is(x, y) || JSON.stringify(x) === JSON.stringify(y);
 

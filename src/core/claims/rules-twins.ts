@@ -2,7 +2,7 @@
 // compare twins (algorithms equal in every field but the one compared; groups.ts).
 
 import type { AlgorithmRecord } from '../algo/records';
-import { clipSchedules, isREV, isTwin } from './groups';
+import { clipSchedules, differingFields, isREV } from './groups';
 import { allSettled, claim, combine, dropsUntestable, NOT_TESTABLE, reachVerdict, REV_TEXT, unique, type Ctx } from './rules';
 import { clearlyMore } from './stats';
 import type { AlgorithmTerms } from './terms';
@@ -11,9 +11,34 @@ import type { Claim, ClaimPart, Verdict } from './types';
 
 /** The algorithms that are twins of `a` for `field` (equal in every other field, effective learning rate and clip schedule included). */
 export function twinsOf(ctx: Ctx, a: AlgorithmTerms, field: keyof AlgorithmRecord): AlgorithmTerms[] {
-  const clips = clipSchedules(ctx.input);
-  return ctx.terms.filter((b) => b !== a && isTwin(a.record, b.record, field, [clips[a.index], clips[b.index]], [a.lr.key, b.lr.key]));
+  const differ = differencesOf(ctx);
+  return ctx.terms.filter((b) => b !== a && a.record !== b.record && isOnly(differ(a, b), field));
 }
+
+const isOnly = (d: readonly string[], field: string) => d.length === 1 && d[0] === field;
+
+/**
+ * differingFields of two algorithms (with their clip schedules and effective learning rates, as
+ * isTwin compares them), each pair computed once per set of verdicts: the claims ask for twins
+ * by several fields, and each ask compared every pair again. Kept per Ctx only, as a record may
+ * change between one set of verdicts and the next (a clip changed live).
+ */
+function differencesOf(ctx: Ctx): (a: AlgorithmTerms, b: AlgorithmTerms) => readonly string[] {
+  let memo = DIFFERENCES.get(ctx);
+  if (!memo) {
+    const clips = clipSchedules(ctx.input);
+    const known = new Map<string, string[]>();
+    memo = (a, b) => {
+      const key = `${a.index} ${b.index}`;
+      let d = known.get(key);
+      if (!d) known.set(key, (d = differingFields(a.record, b.record, [clips[a.index]!, clips[b.index]!], [a.lr.key, b.lr.key])));
+      return d;
+    };
+    DIFFERENCES.set(ctx, memo);
+  }
+  return memo;
+}
+const DIFFERENCES = new WeakMap<Ctx, (a: AlgorithmTerms, b: AlgorithmTerms) => readonly string[]>();
 
 const median = (v: number) => (Number.isFinite(v) ? `${v}` : 'never');
 

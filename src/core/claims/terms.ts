@@ -170,7 +170,7 @@ export function seedTerms(run: ClaimsRun, s: TermsSettings): SeedTerms {
     settled: atJstar || stalled,
     drops,
     violations,
-    t95: e >= 0 ? iterationsTo95(Array.prototype.slice.call(Y, 0, e + 1) as number[], s.Jstar) : null,
+    t95: e >= 0 ? iterationsTo95(Y, s.Jstar, e + 1) : null, // the values up to the last finite one, read in place
     change,
   };
 }

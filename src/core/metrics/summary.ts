@@ -59,10 +59,10 @@ export function violations(J: ArrayLike<number>, tol: number): number[] {
   return out;
 }
 
-/** First iteration k with J_k ≥ J_0 + 0.95·(J* − J_0), or null. */
-export function iterationsTo95(J: ArrayLike<number>, Jstar: number): number | null {
+/** First iteration k < end with J_k ≥ J_0 + 0.95·(J* − J_0), or null. */
+export function iterationsTo95(J: ArrayLike<number>, Jstar: number, end = J.length): number | null {
   const goal = J[0] + 0.95 * (Jstar - J[0]);
-  for (let k = 0; k < J.length; k++) if (J[k] >= goal - 1e-12) return k;
+  for (let k = 0; k < end; k++) if (J[k] >= goal - 1e-12) return k;
   return null;
 }
 
