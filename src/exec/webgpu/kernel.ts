@@ -39,13 +39,16 @@ const u32Array = (xs: readonly number[]) => `array<u32, ${xs.length}>(${xs.map((
 /**
  * Bytes a run's own state (scratch, θ, Adam block, algorithm record) may take to be copied into
  * private memory for a dispatch; WGSL allows 8,192 bytes in the private address space, and the
- * MLP's activations and the kernel's other private variables need some of them.
+ * MLP's activations and the kernel's other private variables need some of them. A table's kernel
+ * has a few dozen bytes of other private variables, so its state may take more (PRIVATE_TABLE_BYTES:
+ * exact two-prompts, 6.6 KB with log π_old per token, stays on the copies).
  */
 export const PRIVATE_STATE_BYTES = 6144;
+export const PRIVATE_TABLE_BYTES = 7680;
 
 /** Whether the kernel of this shape computes on private copies of each run's state (PRIVATE_COPIES below). */
 export function usesPrivateState(s: KernelShape): boolean {
-  return 4 * (scratchWords(s) + thetaWords(s) + adamWords(s) + ALGO_WORDS) <= PRIVATE_STATE_BYTES;
+  return 4 * (scratchWords(s) + thetaWords(s) + adamWords(s) + ALGO_WORDS) <= (s.mlp ? PRIVATE_STATE_BYTES : PRIVATE_TABLE_BYTES);
 }
 
 /** The whole kernel for one experiment shape (its loops testing their condition at the end: loops.ts). */
