@@ -71,9 +71,10 @@ describe('the WebGPU kernel layout', () => {
     expect(at.S_GRAD).toBe(78);
     expect(at.S_W).toBe(2 * 78 + 4 * G);
     expect(at.S_ADVT).toBe(at.S_W! + 4 * R + 2 * 2);
+    expect(at.S_LPO).toBe(at.S_ADVT! + R * 3); // log π_old per token, after the token advantages
     expect(at.S_TM).toBe(at.S_TRW! + 2 * R * 3 + R);
     expect(at.S_WG).toBe(total);
-    expect(total).toBe(2 * 78 + 4 * G + 4 * R + 2 * 2 + 2 * R * 3 + 2 * G + 2 + 2 * R * 3 + R + 2 * 3 + 1);
+    expect(total).toBe(2 * 78 + 4 * G + 4 * R + 2 * 2 + 3 * R * 3 + 2 * G + 2 + 2 * R * 3 + R + 2 * 3 + 1);
     const sizes = SCRATCH.map((sec) => sec.words(s));
     expect(sizes.every((w) => w >= 0)).toBe(true);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(total);

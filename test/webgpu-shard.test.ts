@@ -232,11 +232,11 @@ describe('WebGPU executor: the host side', () => {
     expect(recordWords(shape)).toBe(6 + 3 + 2);
     expect(recordWords({ ...shape, contexts: 1 })).toBe(9);
     // θ_old and grad (2·26·3), logZ, logZ_old, gsum, reach (4·26), w, adv, M, perm (4·54 sequences), mean and var (2·2),
-    // token advantages and targets (2·54·3), node values and the critic's gradient (2·26), group Σ(R − R̄)² (2)
+    // token advantages, log π_old and targets (3·54·3), node values and the critic's gradient (2·26), group Σ(R − R̄)² (2)
     // per-turn rewards: turn rewards and rewards-to-go (2·54·3), terminal rewards (54), turn means (2·3), σ (1)
-    expect(scratchWords(shape)).toBe(2 * 78 + 4 * 26 + 4 * 54 + 4 + 2 * 54 * 3 + 2 * 26 + 2 + 2 * 54 * 3 + 54 + 2 * 3 + 1);
+    expect(scratchWords(shape)).toBe(2 * 78 + 4 * 26 + 4 * 54 + 4 + 3 * 54 * 3 + 2 * 26 + 2 + 2 * 54 * 3 + 54 + 2 * 3 + 1);
     // sampled: 16 rollouts, plus tokens and nodes (2·16·3), rewards (16) and the batch's contexts (2)
-    expect(scratchWords({ ...shape, sampled: true })).toBe(2 * 78 + 4 * 26 + 4 * 16 + 4 + 2 * 16 * 3 + 2 * 26 + 2 + 2 * 16 * 3 + 16 + 2 * 3 + 1 + 2 * 16 * 3 + 16 + 2);
+    expect(scratchWords({ ...shape, sampled: true })).toBe(2 * 78 + 4 * 26 + 4 * 16 + 4 + 3 * 16 * 3 + 2 * 26 + 2 + 2 * 16 * 3 + 16 + 2 * 3 + 1 + 2 * 16 * 3 + 16 + 2);
     expect(turnTableOffsets({ V: 3, L: 2, T: 3 })).toEqual({ offsets: [0, 9], total: 9 + 81 });
     expect(src).toContain('const GAMMA = 0.9;');
     expect(kernelSource({ ...shape, gamma: 1 })).toContain('const GAMMA = 1.0;');

@@ -77,11 +77,13 @@ function list(a: ArrayLike<number>): (number | null)[] {
   }
   return out;
 }
+/** Packed lists to copy, by length: a result's curves have one or two lengths (kept at most 8, so a long run's list is not held for ever beside others). */
 const PACKED = new Map<number, number[]>();
 /** A new packed list of n numbers (its values are overwritten). */
 function packedOfLength(n: number): number[] {
   let t = PACKED.get(n);
   if (!t) {
+    if (PACKED.size >= 8) PACKED.clear();
     t = [];
     for (let i = 0; i < n; i++) t.push(0.5);
     PACKED.set(n, t);

@@ -57,7 +57,7 @@ fn tokOf(i: u32, k: u32) -> u32 { return itab[I_TOK + i * N + k]; }
 fn fillBatch() -> f32 {
   for (var i = 0u; i < RS; i++) {
     var lp = 0.0;
-    for (var k = 0u; k < N; k++) { lp += logpOld(i, k); }
+    for (var k = 0u; k < N; k++) { lp += logpAtOld(i, k); }
     scr[sb + S_W + i] = exp(lp) / f32(C);
   }
   var zero = 0.0;

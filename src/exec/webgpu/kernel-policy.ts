@@ -28,9 +28,20 @@ ${s.mlp ? '  mlpRefresh(p0, p1); // the MLP: first the logits there, if a step m
 /** The policy's node (its row of logits) of context x's local node n: the context's own, or the one shared table's. */
 fn rowOf(x: u32, n: u32) -> u32 { return select(x, 0u, SHARED) * NP + n; }
 fn prob(g: u32, a: u32) -> f32 { return exp(theta[lb + g * V + a] - scr[sb + S_LZ + g]); }
-fn logpOld(i: u32, k: u32) -> f32 {
+fn logpAtOld(i: u32, k: u32) -> f32 {
   let g = nodeOf(i, k);
   return scr[sb + S_OLD + g * V + tokOf(i, k)] - scr[sb + S_LZO + g];
+}
+/**
+ * log π_old of rollout i's token k, as storeLogpOld left it: the rules read it once per token per
+ * pass, and it cannot change within an iteration (θ_old, log Z_old and the batch are fixed). On
+ * SwiftShader each computation is four dependent gathers (node, token, logit, log Z), one read here.
+ */
+fn logpOld(i: u32, k: u32) -> f32 { return scr[sb + S_LPO + i * N + k]; }
+fn storeLogpOld() {
+  for (var i = 0u; i < RS; i++) {
+    for (var k = 0u; k < N; k++) { scr[sb + S_LPO + i * N + k] = logpAtOld(i, k); }
+  }
 }
 fn logpNow(i: u32, k: u32) -> f32 {
   let g = nodeOf(i, k);

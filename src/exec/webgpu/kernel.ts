@@ -16,6 +16,7 @@ import { EVALUATION } from './kernel-eval';
 import { mlpSource } from './kernel-mlp';
 import { policySource } from './kernel-policy';
 import { rulesSource } from './kernel-rules';
+import { loopsTestedAtTheEnd } from './loops';
 import { adamWords, ALGO_WORDS, scratchWords, thetaWords, turnTableOffsets, wgslConstants, type KernelShape } from './layout';
 
 /**
@@ -38,20 +39,23 @@ const u32Array = (xs: readonly number[]) => `array<u32, ${xs.length}>(${xs.map((
 /**
  * Bytes a run's own state (scratch, θ, Adam block, algorithm record) may take to be copied into
  * private memory for a dispatch; WGSL allows 8,192 bytes in the private address space, and the
- * MLP's activations and the kernel's other private variables need some of them.
+ * MLP's activations and the kernel's other private variables need some of them. A table's kernel
+ * has a few dozen bytes of other private variables, so its state may take more (PRIVATE_TABLE_BYTES:
+ * exact two-prompts, 6.6 KB with log π_old per token, stays on the copies).
  */
 export const PRIVATE_STATE_BYTES = 6144;
+export const PRIVATE_TABLE_BYTES = 7680;
 
 /** Whether the kernel of this shape computes on private copies of each run's state (PRIVATE_COPIES below). */
 export function usesPrivateState(s: KernelShape): boolean {
-  return 4 * (scratchWords(s) + thetaWords(s) + adamWords(s) + ALGO_WORDS) <= PRIVATE_STATE_BYTES;
+  return 4 * (scratchWords(s) + thetaWords(s) + adamWords(s) + ALGO_WORDS) <= (s.mlp ? PRIVATE_STATE_BYTES : PRIVATE_TABLE_BYTES);
 }
 
-/** The whole kernel for one experiment shape. */
+/** The whole kernel for one experiment shape (its loops testing their condition at the end: loops.ts). */
 export function kernelSource(s: KernelShape): string {
   const priv = usesPrivateState(s);
   const body = [RANDOM, policySource(s), batchSource(s.sampled), s.mlp ? mlpSource(s.mlp) : '', rulesSource(s), iterationSource(s), EVALUATION].join('\n');
-  return [header(s), BINDINGS, priv ? PRIVATE_COPIES : '', priv ? onPrivateCopies(body) : body, entrySource(s, priv)].join('\n');
+  return loopsTestedAtTheEnd([header(s), BINDINGS, priv ? PRIVATE_COPIES : '', priv ? onPrivateCopies(body) : body, entrySource(s, priv)].join('\n'));
 }
 
 // Each run's scratch, θ, Adam block and algorithm record in private memory for the whole dispatch
@@ -186,6 +190,7 @@ fn iteration(r: u32, it: u32) {
   ctr = 0u;
   snapshotOld(params.start + it == 0u);
   let zero = fillBatch();
+  storeLogpOld();
   tokenAdvantages();
   let gn = policyGradientNorm();
   applyRule();

@@ -109,6 +109,7 @@ export const SCRATCH: readonly Section[] = [
   { name: 'S_MEAN', words: (s) => s.contexts, what: 'per context, E[R|x]' },
   { name: 'S_VAR', words: (s) => s.contexts, what: 'per context, Var(R|x)' },
   { name: 'S_ADVT', words: (s) => rollouts(s) * s.N, what: 'the token advantages' },
+  { name: 'S_LPO', words: (s) => rollouts(s) * s.N, what: 'log π_old of every rollout’s token k (fixed for the iteration once the batch is drawn)' },
   { name: 'S_TGT', words: (s) => rollouts(s) * s.N, what: 'the critic’s λ-return targets' },
   { name: 'S_VAL', words: nodeCount, what: 'node values: exact V_old, or the critic kept across iterations' },
   { name: 'S_CG', words: nodeCount, what: 'the critic’s gradient' },
